@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './platform/config.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { createLogger } from './platform/logger.js';
+import type { Platform } from './platform/platform.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerOriginCheck } from './platform/http/origin-check.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
+import { registerOpenApi } from './platform/http/openapi.js';
+import { healthRoutes } from './health/health.routes.js';
+
+export interface AppDependencies {
+  /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
+  readonly database?: DatabaseHandle;
+  readonly clock?: Clock;
+  /** Logger level override for tests. */
+  readonly logLevel?: Config['logLevel'];
+}
+
+export type App = FastifyInstance & { readonly platform: Platform };
+
+/**
+ * Builds the whole HTTP application, ready for `inject` or `listen`. Migrates the database first,
+ * so a fresh SQLite file or PostgreSQL schema is usable at once.
+ */
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
+  const logger = createLogger({ logLevel: deps.logLevel ?? config.logLevel });
+  const ownsDatabase = deps.database === undefined;
+  const database =
+    deps.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+  await migrateToLatest(database);
+
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const platform: Platform = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    database,
+    clock: deps.clock ?? systemClock,
+    logger: app.log,
+  };
+  app.decorate('platform', platform);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+
+  registerErrorHandling(app);
+  // Headers first, so that refusals carry them too.
+  await registerSecurityHeaders(app, config.publicOrigin);
+  registerOriginCheck(app, config.publicOrigin);
+  await registerOpenApi(app, config.publicOrigin);
+
+  await app.register(healthRoutes(platform.db));
+
+  return app as unknown as App;
+}

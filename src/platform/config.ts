@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { isIP } from 'node:net';
+
+export type AuthRollout = 'off' | 'beta' | 'ga';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Everything the process reads from its environment, read once, validated and frozen. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** The origin browsers use to reach us; state-changing requests must carry it, WebAuthn binds to it. */
+  readonly publicOrigin: string;
+  /** WebAuthn relying-party id: the host name of `publicOrigin`. */
+  readonly rpId: string;
+  readonly dataDir: string;
+  /** `null` means the embedded SQLite file at `sqlitePath`. */
+  readonly databaseUrl: string | null;
+  readonly sqlitePath: string;
+  /** `null` means mail is written as `.eml` files under `mailDir`. */
+  readonly smtpUrl: string | null;
+  readonly mailDir: string;
+  readonly mailFrom: string;
+  readonly authV1: AuthRollout;
+  readonly authBetaAllowlist: readonly string[];
+  readonly flagBacktestStrategyLibrary: boolean;
+  readonly flagTradeWindowComplianceEnforcement: boolean;
+  readonly redisUrl: string | null;
+  readonly logLevel: LogLevel;
+  readonly bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const AUTH_ROLLOUTS: readonly AuthRollout[] = ['off', 'beta', 'ga'];
+const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
+const FALSE_WORDS = ['0', 'false', 'off', 'no'];
+
+/**
+ * Reads and validates the configuration. Every bad variable is reported at once, each by name,
+ * so an operator fixes them in one round.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const port = parseInteger('PORT', read('PORT') ?? '3000', 0, 65535, problems);
+  const host = read('HOST') ?? '127.0.0.1';
+  const publicOrigin = parseOrigin('PUBLIC_ORIGIN', read('PUBLIC_ORIGIN') ?? 'http://localhost:3000', problems);
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
+  const databaseUrl = parseDatabaseUrl('DATABASE_URL', read('DATABASE_URL'), problems);
+  const smtpUrl = parseUrl('SMTP_URL', read('SMTP_URL'), ['smtp:', 'smtps:'], problems);
+  const mailFrom = read('MAIL_FROM') ?? 'tradelab <no-reply@localhost>';
+  if (!/^[^<>]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(mailFrom)) {
+    problems.push(`MAIL_FROM must be an address such as "tradelab <no-reply@example.com>", got "${mailFrom}"`);
+  }
+  const authV1 = parseChoice('AUTH_V1', read('AUTH_V1') ?? 'ga', AUTH_ROLLOUTS, problems);
+  const authBetaAllowlist = (read('AUTH_BETA_ALLOWLIST') ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  for (const email of authBetaAllowlist) {
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) problems.push(`AUTH_BETA_ALLOWLIST has "${email}", which is not an email address`);
+  }
+  const flagBacktestStrategyLibrary = parseFlag('FLAG_BACKTEST_STRATEGY_LIBRARY', read('FLAG_BACKTEST_STRATEGY_LIBRARY') ?? '1', problems);
+  const flagTradeWindowComplianceEnforcement = parseFlag(
+    'FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT',
+    read('FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT') ?? '0',
+    problems,
+  );
+  const redisUrl = parseUrl('REDIS_URL', read('REDIS_URL'), ['redis:', 'rediss:'], problems);
+  const logLevel = parseChoice('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS, problems);
+  const bodyLimitBytes = parseInteger('BODY_LIMIT_BYTES', read('BODY_LIMIT_BYTES') ?? String(1024 * 1024), 1024, 64 * 1024 * 1024, problems);
+
+  // The single-operator mode has no accounts, so it must never be reachable from another machine.
+  if (authV1 === 'off' && !isLoopback(host)) {
+    problems.push(`AUTH_V1=off runs without accounts and is only allowed on a loopback HOST (127.0.0.1, ::1, localhost), got "${host}"`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host,
+    publicOrigin,
+    rpId: new URL(publicOrigin).hostname,
+    dataDir,
+    databaseUrl,
+    sqlitePath: path.join(dataDir, 'tradelab.sqlite'),
+    smtpUrl,
+    mailDir: path.join(dataDir, 'mail'),
+    mailFrom,
+    authV1,
+    authBetaAllowlist: Object.freeze(authBetaAllowlist),
+    flagBacktestStrategyLibrary,
+    flagTradeWindowComplianceEnforcement,
+    redisUrl,
+    logLevel,
+    bodyLimitBytes,
+  });
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number, problems: string[]): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return min;
+  }
+  return value;
+}
+
+function parseChoice<T extends string>(name: string, raw: string, choices: readonly T[], problems: string[]): T {
+  const value = raw.toLowerCase() as T;
+  if (!choices.includes(value)) {
+    problems.push(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+    return choices[0]!;
+  }
+  return value;
+}
+
+function parseFlag(name: string, raw: string, problems: string[]): boolean {
+  const value = raw.toLowerCase();
+  if (TRUE_WORDS.includes(value)) return true;
+  if (FALSE_WORDS.includes(value)) return false;
+  problems.push(`${name} must be 1 or 0 (or true/false, on/off), got "${raw}"`);
+  return false;
+}
+
+function parseOrigin(name: string, raw: string, problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === raw.replace(/\/$/, '')) return url.origin;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an origin such as https://trade.example.com (scheme, host, optional port; no path), got "${raw}"`);
+  return 'http://localhost';
+}
+
+function parseUrl(name: string, raw: string | undefined, protocols: readonly string[], problems: string[]): string | null {
+  if (raw === undefined) return null;
+  try {
+    if (protocols.includes(new URL(raw).protocol)) return raw;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  return null;
+}
+
+function parseDatabaseUrl(name: string, raw: string | undefined, problems: string[]): string | null {
+  return parseUrl(name, raw, ['postgres:', 'postgresql:'], problems);
+}

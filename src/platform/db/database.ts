@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { migrations } from './migrations/index.js';
+import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
+import { BOOLEAN_COLUMNS, type Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+/** A database handle or an open transaction: repos accept either. */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  /** PostgreSQL schema holding our tables (`public` unless set); undefined on SQLite. */
+  readonly schema?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…`, or null for SQLite. */
+  readonly url: string | null;
+  /** SQLite file, or `:memory:`. */
+  readonly sqlitePath: string;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  readonly pgSchema?: string;
+  readonly pgPoolSize?: number;
+}
+
+const PG_TYPES = {
+  INT8: 20,
+  DATE: 1082,
+  TIMESTAMP: 1114,
+  TIMESTAMPTZ: 1184,
+} as const;
+
+/**
+ * Opens the database. Both dialects return the same JavaScript values: timestamps as ISO strings,
+ * dates as `YYYY-MM-DD`, 64-bit integers as numbers, booleans as booleans.
+ */
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.url) return openPostgres(options.url, options.pgSchema, options.pgPoolSize ?? 10);
+  return openSqlite(options.sqlitePath);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
+  });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined, max: number): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === PG_TYPES.INT8) return (value: string) => Number(value);
+        if (oid === PG_TYPES.DATE) return (value: string) => value;
+        if (oid === PG_TYPES.TIMESTAMPTZ || oid === PG_TYPES.TIMESTAMP) {
+          return (value: string) => new Date(oid === PG_TYPES.TIMESTAMP ? `${value}Z` : value).toISOString();
+        }
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; safe to run on every start and from several processes. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: async () => migrations },
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** Column names of every table of the live schema, read from the database itself. */
+export async function listLiveColumns(handle: DatabaseHandle): Promise<{ table: string; column: string }[]> {
+  const tables = (await handle.db.introspection.getTables()).filter(
+    (table) => handle.schema === undefined || table.schema === handle.schema,
+  );
+  return tables.flatMap((table) => table.columns.map((column) => ({ table: table.name, column: column.name })));
+}

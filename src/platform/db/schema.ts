@@ -1,0 +1,250 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types as the application sees them on both dialects. Timestamps are ISO 8601 UTC strings
+ * (`2026-01-02T03:04:05.000Z`), bar dates `YYYY-MM-DD`, booleans booleans: `database.ts` makes
+ * SQLite and PostgreSQL read back the same values.
+ */
+export type Timestamp = string;
+
+export interface UsersTable {
+  id: string;
+  /** Stored lower-cased; unique. */
+  email: string;
+  email_verified_at: Timestamp | null;
+  display_name: string | null;
+  role: 'user' | 'admin';
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+  /** Stable random WebAuthn user handle (base64url); holds no personal data. */
+  webauthn_user_id: string;
+  /** Orders are refused until this time (set by passkey recovery). */
+  trade_cooldown_until: Timestamp | null;
+}
+
+export interface PasskeyCredentialsTable {
+  id: string;
+  user_id: string;
+  public_key: Uint8Array;
+  sign_count: ColumnType<number, number | undefined, number>;
+  transports: string | null;
+  aaguid: string | null;
+  device_label: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  backup_eligible: ColumnType<boolean, boolean | undefined, boolean>;
+  backup_state: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export type VerificationPurpose = 'initial' | 'recovery' | 'rectification';
+
+export interface EmailVerificationsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+  purpose: VerificationPurpose;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
+  id: string;
+  user_id: string;
+  credential_id: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  user_agent: string | null;
+  ip_prefix: string | null;
+  /** Time of the last user-verified assertion; refresh demands a new one after 24 hours. */
+  last_verified_at: Timestamp;
+}
+
+export type Ceremony = 'registration' | 'authentication' | 'add_credential' | 'step_up' | 'recovery';
+
+export interface WebauthnChallengesTable {
+  /** SHA-256 (hex) of the ceremony handle given to the browser. */
+  id: string;
+  ceremony: Ceremony;
+  user_id: string | null;
+  challenge: string;
+  /** JSON: what the ceremony needs to finish (such as the email being registered). */
+  context: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export type AuditTargetKind = 'user' | 'credential' | 'session' | 'order' | 'strategy' | 'export' | 'incident';
+
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  actor_user_id: string | null;
+  action: string;
+  target_kind: AuditTargetKind | null;
+  target_id: string | null;
+  context: string | null;
+  at: Timestamp;
+}
+
+export type StrategyType = 'iron_condor' | 'vertical_spread' | 'equity_long' | 'equity_short' | 'custom';
+
+export interface StrategiesTable {
+  id: Generated<number>;
+  user_id: string;
+  name: string;
+  description: string;
+  strategy_type: StrategyType;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  entry_symbol_allowlist: string | null;
+  entry_max_position_size: number | null;
+  entry_allowed_sides: 'buy' | 'sell' | 'buy,sell' | null;
+  credit_min_amount: number | null;
+  exit_profit_target_pct: number | null;
+  exit_stop_loss_pct: number | null;
+  exit_max_dte: number | null;
+  entry_rule: string | null;
+  exit_rule: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'dead';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  user_id: string | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface SymbolsTable {
+  symbol: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface BarsTable {
+  symbol: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface PaperAccountsTable {
+  user_id: string;
+  cash: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PaperPositionsTable {
+  user_id: string;
+  symbol: string;
+  qty: number;
+  avg_price: number;
+  updated_at: Timestamp;
+}
+
+export type OrderStatus = 'accepted' | 'filled' | 'rejected' | 'canceled';
+
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  strategy_id: number | null;
+  asset_class: 'equity' | 'option';
+  symbol: string;
+  side: 'buy' | 'sell';
+  qty: number;
+  order_type: 'market' | 'limit';
+  limit_price: number | null;
+  /** JSON array of option legs (OCC symbols), null for equity orders. */
+  legs: string | null;
+  status: OrderStatus;
+  fill_price: number | null;
+  filled_at: Timestamp | null;
+  reject_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: 'queued' | 'ready' | 'failed';
+  file_path: string | null;
+  byte_size: number | null;
+  requested_at: Timestamp;
+  ready_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+export interface BreachIncidentsTable {
+  id: string;
+  opened_by: string | null;
+  summary: string;
+  severity: 'low' | 'medium' | 'high';
+  status: 'open' | 'notifying' | 'notified' | 'closed';
+  detected_at: Timestamp;
+  affected_users: number | null;
+  /** 72 hours after detection: when the supervisory authority must have been told. */
+  authority_deadline_at: Timestamp;
+  notified_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitCountersTable {
+  key: string;
+  window_started_at: Timestamp;
+  count: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  passkey_credentials: PasskeyCredentialsTable;
+  email_verifications: EmailVerificationsTable;
+  sessions: SessionsTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  audit_entries: AuditEntriesTable;
+  strategies: StrategiesTable;
+  jobs: JobsTable;
+  mail_outbox: MailOutboxTable;
+  symbols: SymbolsTable;
+  bars: BarsTable;
+  paper_accounts: PaperAccountsTable;
+  paper_positions: PaperPositionsTable;
+  orders: OrdersTable;
+  data_exports: DataExportsTable;
+  breach_incidents: BreachIncidentsTable;
+  rate_limit_counters: RateLimitCountersTable;
+}
+
+/** Columns stored as 0/1 by SQLite that read back as booleans. */
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['backup_eligible', 'backup_state', 'is_active']);

@@ -1,0 +1,155 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTx, DialectName } from '../db/database.js';
+import type { JobsTable } from '../db/schema.js';
+
+export type JobRow = Selectable<JobsTable>;
+
+export interface NewJob {
+  id: string;
+  kind: string;
+  payload: string;
+  maxAttempts: number;
+  runAt: string;
+  now: string;
+}
+
+export async function insertJob(db: DbOrTx, job: NewJob): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: job.id,
+      kind: job.kind,
+      payload: job.payload,
+      state: 'queued',
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      run_at: job.runAt,
+      created_at: job.now,
+      updated_at: job.now,
+    })
+    .execute();
+}
+
+/**
+ * Takes the next due job (queued and due, or running with an expired lease) and leases it to `owner`
+ * in one statement. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets many workers claim side by side
+ * without waiting on or taking the same row; SQLite serialises writers, so the single UPDATE is enough.
+ */
+export async function claimNextJob(
+  db: DbOrTx,
+  dialect: DialectName,
+  claim: { owner: string; now: string; leaseExpiresAt: string },
+): Promise<JobRow | undefined> {
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'running',
+      attempts: eb('attempts', '+', 1),
+      lease_owner: claim.owner,
+      lease_expires_at: claim.leaseExpiresAt,
+      updated_at: claim.now,
+    }))
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where((w) =>
+          w.or([
+            w.and([w('state', '=', 'queued'), w('run_at', '<=', claim.now)]),
+            w.and([w('state', '=', 'running'), w('lease_expires_at', '<=', claim.now)]),
+          ]),
+        )
+        .orderBy('run_at')
+        .limit(1)
+        .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Each of these succeeds only while `owner` still holds the lease, so a worker that lost it changes nothing. */
+export async function completeJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'done', finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null, last_error: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function rescheduleJob(
+  db: DbOrTx,
+  id: string,
+  owner: string,
+  change: { now: string; runAt: string; error: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      state: 'queued',
+      run_at: change.runAt,
+      last_error: change.error,
+      updated_at: change.now,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function buryJob(db: DbOrTx, id: string, owner: string, change: { now: string; error: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      state: 'dead',
+      last_error: change.error,
+      finished_at: change.now,
+      updated_at: change.now,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Hands a job back untouched (shutdown): the attempt does not count. */
+export async function releaseJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'queued',
+      attempts: eb('attempts', '-', 1),
+      run_at: now,
+      updated_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+    }))
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function extendLease(db: DbOrTx, id: string, owner: string, leaseExpiresAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ lease_expires_at: leaseExpiresAt })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function findJob(db: DbOrTx, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,176 @@
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DialectName } from '../db/database.js';
+import { isoAfter, isoNow, type Clock } from '../clock.js';
+import { retryDelayMs, type JobHandlers } from './jobs.js';
+import { buryJob, claimNextJob, completeJob, extendLease, releaseJob, rescheduleJob, type JobRow } from './jobs.repo.js';
+
+export interface WorkerOptions {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  readonly handlers: JobHandlers;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+  /** How long a claimed job stays ours without a heartbeat; a crashed worker's job is retaken after it. */
+  readonly leaseMs?: number;
+  /** Pause between polls when no job is due. */
+  readonly pollMs?: number;
+  /** On shutdown, how long to let the job in hand finish before giving it back. */
+  readonly shutdownGraceMs?: number;
+  readonly workerId?: string;
+}
+
+export type JobOutcome = 'done' | 'retry' | 'dead' | 'lost_lease' | 'released';
+
+/**
+ * Claims due jobs one at a time and runs their handlers. Several workers, in one process or many,
+ * may share a database: each job is leased to one of them at a time.
+ */
+export class JobWorker {
+  readonly id: string;
+  readonly #options: Required<Omit<WorkerOptions, 'workerId'>>;
+  #stopping = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #inHand: { row: JobRow; abort: AbortController; done: Promise<JobOutcome> } | undefined;
+
+  constructor(options: WorkerOptions) {
+    this.id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.#options = { leaseMs: 60_000, pollMs: 1_000, shutdownGraceMs: 10_000, ...options };
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    this.#stopping = false;
+    this.#loop = this.#run();
+  }
+
+  /** Stops polling, lets the job in hand finish within the grace period, else gives it back to the queue. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wake?.();
+    const inHand = this.#inHand;
+    if (inHand) {
+      const finished = await Promise.race([inHand.done.then(() => true), delay(this.#options.shutdownGraceMs).then(() => false)]);
+      if (!finished) {
+        inHand.abort.abort();
+        const { db, clock } = this.#options;
+        if (await releaseJob(db, inHand.row.id, this.id, isoNow(clock))) {
+          this.#options.logger.warn({ jobId: inHand.row.id, kind: inHand.row.kind }, 'job released at shutdown');
+        }
+      }
+    }
+    await this.#loop;
+    this.#loop = undefined;
+  }
+
+  /** Claims and runs one due job; `undefined` when none was due. */
+  async runOnce(): Promise<JobOutcome | undefined> {
+    const { db, dialect, clock, leaseMs } = this.#options;
+    const row = await claimNextJob(db, dialect, {
+      owner: this.id,
+      now: isoNow(clock),
+      leaseExpiresAt: isoAfter(clock, leaseMs),
+    });
+    if (!row) return undefined;
+    const abort = new AbortController();
+    const done = this.#execute(row, abort);
+    this.#inHand = { row, abort, done };
+    try {
+      return await done;
+    } finally {
+      this.#inHand = undefined;
+    }
+  }
+
+  /** Runs due jobs until none is left; for tests and one-shot commands. */
+  async runUntilIdle(): Promise<number> {
+    let count = 0;
+    while ((await this.runOnce()) !== undefined) count += 1;
+    return count;
+  }
+
+  async #run(): Promise<void> {
+    const { logger, pollMs } = this.#options;
+    logger.info({ workerId: this.id }, 'job worker started');
+    while (!this.#stopping) {
+      let outcome: JobOutcome | undefined;
+      try {
+        outcome = await this.runOnce();
+      } catch (error) {
+        logger.error({ err: error }, 'job worker could not poll the queue');
+      }
+      if (outcome === undefined && !this.#stopping) await this.#sleep(pollMs);
+    }
+    logger.info({ workerId: this.id }, 'job worker stopped');
+  }
+
+  async #execute(row: JobRow, abort: AbortController): Promise<JobOutcome> {
+    const { db, clock, logger, handlers } = this.#options;
+    const log = logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts });
+
+    if (row.attempts > row.max_attempts) {
+      await buryJob(db, row.id, this.id, { now: isoNow(clock), error: row.last_error ?? 'lease expired on the last attempt' });
+      log.error('job is dead: no attempts left');
+      return 'dead';
+    }
+    const handler = handlers[row.kind];
+    if (!handler) {
+      await buryJob(db, row.id, this.id, { now: isoNow(clock), error: `no handler for job kind "${row.kind}"` });
+      log.error('job is dead: no handler for its kind');
+      return 'dead';
+    }
+
+    const heartbeat = setInterval(() => {
+      extendLease(db, row.id, this.id, isoAfter(clock, this.#options.leaseMs)).catch((error) =>
+        log.warn({ err: error }, 'could not extend job lease'),
+      );
+    }, Math.max(1_000, Math.floor(this.#options.leaseMs / 3)));
+    heartbeat.unref();
+
+    try {
+      await handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempts, signal: abort.signal });
+    } catch (error) {
+      return this.#recordFailure(row, error, log);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (abort.signal.aborted) return 'released';
+    if (!(await completeJob(db, row.id, this.id, isoNow(clock)))) {
+      log.warn('job finished after its lease passed to another worker');
+      return 'lost_lease';
+    }
+    log.info('job done');
+    return 'done';
+  }
+
+  async #recordFailure(row: JobRow, error: unknown, log: FastifyBaseLogger): Promise<JobOutcome> {
+    const { db, clock } = this.#options;
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 2_000);
+    const now = isoNow(clock);
+    if (row.attempts >= row.max_attempts) {
+      await buryJob(db, row.id, this.id, { now, error: message });
+      log.error({ err: error }, 'job failed on its last attempt and is dead');
+      return 'dead';
+    }
+    const runAt = isoAfter(clock, retryDelayMs(row.attempts));
+    await rescheduleJob(db, row.id, this.id, { now, runAt, error: message });
+    log.warn({ err: error, runAt }, 'job failed; will retry');
+    return 'retry';
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

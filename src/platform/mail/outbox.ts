@@ -1,0 +1,38 @@
+import type { DbOrTx } from '../db/database.js';
+import type { Clock } from '../clock.js';
+import { isoNow } from '../clock.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/jobs.js';
+
+export const SEND_MAIL_JOB = 'mail.send';
+
+export interface OutgoingMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /** The account the mail concerns, if any: its outbox rows go when the account is purged. */
+  readonly userId?: string | null;
+}
+
+/**
+ * Puts a mail in the outbox and queues its delivery. Call it inside the transaction of the change
+ * that causes the mail: if that change rolls back, no mail is ever sent.
+ */
+export async function queueMail(db: DbOrTx, clock: Clock, mail: OutgoingMail): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('mail_outbox')
+    .values({
+      id,
+      user_id: mail.userId ?? null,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      created_at: isoNow(clock),
+    })
+    .execute();
+  await enqueueJob(db, clock, SEND_MAIL_JOB, { outboxId: id }, { maxAttempts: 8 });
+  return id;
+}

@@ -1,0 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
+import type { DatabaseHandle, Db, DialectName } from './db/database.js';
+
+/** What every feature is built from: passed in, never imported as a global. */
+export interface Platform {
+  readonly config: Config;
+  readonly db: Db;
+  readonly dialect: DialectName;
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+}

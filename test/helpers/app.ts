@@ -1,0 +1,23 @@
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/platform/config.js';
+import type { Clock } from '../../src/platform/clock.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+/** The configuration tests run with: defaults plus any overrides, as the environment would give them. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: '/tmp/tradelab-test-data', LOG_LEVEL: 'silent', ...env });
+}
+
+/** Builds the app on a test database. */
+export async function buildTestApp(
+  database: DatabaseHandle,
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<App> {
+  return buildApp(testConfig(options.env), {
+    database,
+    logLevel: 'silent',
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+}
