@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './platform/config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import type { Platform } from './platform/platform.js';
+import { registerValidation } from './platform/http/validation.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
@@ -18,6 +19,8 @@ export interface AppDependencies {
   readonly clock?: Clock;
   /** Logger level override for tests. */
   readonly logLevel?: Config['logLevel'];
+  /** A logger to use instead of the one `config` describes (tests capture lines with it). */
+  readonly logger?: FastifyBaseLogger;
 }
 
 export type App = FastifyInstance & { readonly platform: Platform };
@@ -27,7 +30,7 @@ export type App = FastifyInstance & { readonly platform: Platform };
  * so a fresh SQLite file or PostgreSQL schema is usable at once.
  */
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
-  const logger = createLogger({ logLevel: deps.logLevel ?? config.logLevel });
+  const logger = deps.logger ?? createLogger({ logLevel: deps.logLevel ?? config.logLevel });
   const ownsDatabase = deps.database === undefined;
   const database =
     deps.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
@@ -37,7 +40,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform: Platform = {
@@ -54,6 +56,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
 
+  registerValidation(app);
   registerErrorHandling(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);

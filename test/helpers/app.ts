@@ -1,3 +1,5 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import type { Clock } from '../../src/platform/clock.js';
@@ -13,11 +15,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** Builds the app on a test database. */
 export async function buildTestApp(
   database: DatabaseHandle,
-  options: { env?: Record<string, string>; clock?: Clock } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: FastifyBaseLogger } = {},
 ): Promise<App> {
   return buildApp(testConfig(options.env), {
     database,
     logLevel: 'silent',
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
+}
+
+/** A JSON logger whose lines are kept in memory, to assert on what was logged. */
+export function capturingLogger(): { logger: FastifyBaseLogger; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (chunk: string) => void chunks.push(chunk) });
+  return { logger, lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
 }

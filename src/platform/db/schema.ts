@@ -13,7 +13,7 @@ export interface UsersTable {
   email: string;
   email_verified_at: Timestamp | null;
   display_name: string | null;
-  role: 'user' | 'admin';
+  role: ColumnType<'user' | 'admin', 'user' | 'admin' | undefined, 'user' | 'admin'>;
   created_at: Timestamp;
   deleted_at: Timestamp | null;
   /** Stable random WebAuthn user handle (base64url); holds no personal data. */
@@ -95,7 +95,7 @@ export interface StrategiesTable {
   id: Generated<number>;
   user_id: string;
   name: string;
-  description: string;
+  description: ColumnType<string, string | undefined, string>;
   strategy_type: StrategyType;
   is_active: ColumnType<boolean, boolean | undefined, boolean>;
   entry_symbol_allowlist: string | null;
@@ -160,7 +160,7 @@ export interface BarsTable {
 
 export interface PaperAccountsTable {
   user_id: string;
-  cash: number;
+  cash: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -27,6 +27,9 @@ export const ErrorResponse = Type.Object(
 export async function registerOpenApi(app: FastifyInstance, publicOrigin: string): Promise<void> {
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.0.3',
       info: {

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, isLoopback, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that serve the app on localhost:3000 with SQLite in ./data', () => {
+    const config = loadConfig({}, '/srv/tradelab');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicOrigin: 'http://localhost:3000',
+      rpId: 'localhost',
+      dataDir: '/srv/tradelab/data',
+      databaseUrl: null,
+      sqlitePath: '/srv/tradelab/data/tradelab.sqlite',
+      mailDir: '/srv/tradelab/data/mail',
+      smtpUrl: null,
+      authV1: 'ga',
+      authBetaAllowlist: [],
+      flagBacktestStrategyLibrary: true,
+      flagTradeWindowComplianceEnforcement: false,
+      redisUrl: null,
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_ORIGIN: 'https://trade.example.com/',
+      DATA_DIR: '/var/lib/tradelab',
+      DATABASE_URL: 'postgres://app@db:5432/tradelab',
+      SMTP_URL: 'smtps://user:pw@mail.example.com:465',
+      MAIL_FROM: 'tradelab <no-reply@trade.example.com>',
+      AUTH_V1: 'beta',
+      AUTH_BETA_ALLOWLIST: 'Ann@Example.com, bo@example.com',
+      FLAG_BACKTEST_STRATEGY_LIBRARY: '0',
+      FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT: '1',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      publicOrigin: 'https://trade.example.com',
+      rpId: 'trade.example.com',
+      databaseUrl: 'postgres://app@db:5432/tradelab',
+      authV1: 'beta',
+      authBetaAllowlist: ['ann@example.com', 'bo@example.com'],
+      flagBacktestStrategyLibrary: false,
+      flagTradeWindowComplianceEnforcement: true,
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PUBLIC_ORIGIN: 'localhost:3000' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'https://trade.example.com/app' }, 'PUBLIC_ORIGIN'],
+    [{ DATABASE_URL: 'mysql://db/tradelab' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM'],
+    [{ AUTH_V1: 'maybe' }, 'AUTH_V1'],
+    [{ AUTH_BETA_ALLOWLIST: 'ann@example.com,not-an-email' }, 'AUTH_BETA_ALLOWLIST'],
+    [{ FLAG_BACKTEST_STRATEGY_LIBRARY: 'yes please' }, 'FLAG_BACKTEST_STRATEGY_LIBRARY'],
+    [{ FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT: '2' }, 'FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ AUTH_V1: 'off', HOST: '0.0.0.0' }, 'AUTH_V1=off'],
+  ])('refuses %j, naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reports every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(2);
+    }
+  });
+
+  it('allows the single-operator mode on loopback only', () => {
+    expect(loadConfig({ AUTH_V1: 'off', HOST: '127.0.0.1' }).authV1).toBe('off');
+    expect(loadConfig({ AUTH_V1: 'off', HOST: '::1' }).authV1).toBe('off');
+    expect(isLoopback('localhost')).toBe(true);
+    expect(isLoopback('10.0.0.1')).toBe(false);
+  });
+});
