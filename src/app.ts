@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './platform/config.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import type { Platform } from './platform/platform.js';
 import { registerValidation } from './platform/http/validation.js';
@@ -33,7 +33,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const logger = deps.logger ?? createLogger({ logLevel: deps.logLevel ?? config.logLevel });
   const ownsDatabase = deps.database === undefined;
   const database =
-    deps.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+    deps.database ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
 
   const app = Fastify({

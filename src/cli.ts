@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
-import { migrateToLatest, openDatabase } from './platform/db/database.js';
+import { databaseOptions, migrateToLatest, openDatabase } from './platform/db/database.js';
 import { runWorker, serve } from './server.js';
 
 const program = new Command()
@@ -24,7 +24,7 @@ program
   .description('bring the database schema up to date and exit')
   .action(async () => {
     const settings = config();
-    const database = openDatabase({ url: settings.databaseUrl, sqlitePath: settings.sqlitePath });
+    const database = openDatabase(databaseOptions(settings));
     try {
       const applied = await migrateToLatest(database);
       console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'schema already up to date');

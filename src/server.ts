@@ -1,6 +1,6 @@
 import type { Config } from './platform/config.js';
 import { systemClock } from './platform/clock.js';
-import { migrateToLatest, openDatabase } from './platform/db/database.js';
+import { databaseOptions, migrateToLatest, openDatabase } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import type { Platform } from './platform/platform.js';
 import { buildApp } from './app.js';
@@ -21,7 +21,7 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
 /** Runs only the job worker: for scaling out with `serve --no-worker` front ends. */
 export async function runWorker(config: Config): Promise<void> {
   const logger = createLogger(config);
-  const database = openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+  const database = openDatabase(databaseOptions(config));
   await migrateToLatest(database);
   const platform: Platform = { config, db: database.db, dialect: database.dialect, database, clock: systemClock, logger };
   const worker = createWorker(platform);

@@ -15,6 +15,8 @@ export interface Config {
   readonly dataDir: string;
   /** `null` means the embedded SQLite file at `sqlitePath`. */
   readonly databaseUrl: string | null;
+  /** PostgreSQL schema holding tradelab's tables. */
+  readonly databaseSchema: string;
   readonly sqlitePath: string;
   /** `null` means mail is written as `.eml` files under `mailDir`. */
   readonly smtpUrl: string | null;
@@ -59,6 +61,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const publicOrigin = parseOrigin('PUBLIC_ORIGIN', read('PUBLIC_ORIGIN') ?? 'http://localhost:3000', problems);
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
   const databaseUrl = parseDatabaseUrl('DATABASE_URL', read('DATABASE_URL'), problems);
+  const databaseSchema = read('DATABASE_SCHEMA') ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got "${databaseSchema}"`);
+  }
   const smtpUrl = parseUrl('SMTP_URL', read('SMTP_URL'), ['smtp:', 'smtps:'], problems);
   const mailFrom = read('MAIL_FROM') ?? 'tradelab <no-reply@localhost>';
   if (!/^[^<>]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(mailFrom)) {
@@ -96,6 +102,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rpId: new URL(publicOrigin).hostname,
     dataDir,
     databaseUrl,
+    databaseSchema,
     sqlitePath: path.join(dataDir, 'tradelab.sqlite'),
     smtpUrl,
     mailDir: path.join(dataDir, 'mail'),

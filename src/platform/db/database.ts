@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
 import { BOOLEAN_COLUMNS, type Database } from './schema.js';
@@ -36,6 +37,11 @@ const PG_TYPES = {
   TIMESTAMP: 1114,
   TIMESTAMPTZ: 1184,
 } as const;
+
+/** The database the configuration names. */
+export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'sqlitePath'>): DatabaseOptions {
+  return { url: config.databaseUrl, sqlitePath: config.sqlitePath, pgSchema: config.databaseSchema };
+}
 
 /**
  * Opens the database. Both dialects return the same JavaScript values: timestamps as ISO strings,

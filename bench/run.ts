@@ -1,0 +1,123 @@
+/**
+ * HTTP benchmarks: starts the built server (`dist/cli.js serve --no-worker`) on loopback in its own
+ * process, loads it with autocannon, and writes the figures to bench/results/.
+ *
+ *   npm run bench                               SQLite, plus PostgreSQL when TEST_DATABASE_URL is set
+ *   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 npm run bench
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+interface Subject {
+  readonly name: string;
+  readonly path: string;
+  readonly description: string;
+}
+
+const SUBJECTS: readonly Subject[] = [
+  { name: 'healthz', path: '/healthz', description: 'process alive, no I/O' },
+  { name: 'readyz', path: '/readyz', description: 'one database round trip (select 1)' },
+];
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+
+interface Result {
+  dialect: string;
+  subject: string;
+  description: string;
+  seconds: number;
+  connections: number;
+  requests_per_second: number;
+  latency_p50_ms: number;
+  latency_p99_ms: number;
+  errors: number;
+  non_2xx: number;
+}
+
+async function main(): Promise<void> {
+  const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
+  if (postgresUrl) setups.push({ dialect: 'postgres', env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: 'tradelab_bench' } });
+  else console.warn('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL to benchmark it too.');
+
+  const results: Result[] = [];
+  for (const setup of setups) {
+    const server = await startServer(setup.env);
+    try {
+      for (const subject of SUBJECTS) results.push(await load(server.url, setup.dialect, subject));
+    } finally {
+      server.process.kill('SIGTERM');
+    }
+  }
+
+  const report = {
+    at: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+    results,
+  };
+  const dir = path.join(import.meta.dirname, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `http-${report.at.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.table(results.map(({ description: _d, seconds: _s, connections: _c, ...row }) => row));
+  console.log(`written to ${path.relative(process.cwd(), file)}`);
+}
+
+async function load(url: string, dialect: string, subject: Subject): Promise<Result> {
+  const outcome = await autocannon({ url: url + subject.path, connections, duration: seconds });
+  return {
+    dialect,
+    subject: subject.name,
+    description: subject.description,
+    seconds,
+    connections,
+    requests_per_second: Math.round(outcome.requests.average),
+    latency_p50_ms: outcome.latency.p50,
+    latency_p99_ms: outcome.latency.p99,
+    errors: outcome.errors + outcome.timeouts,
+    non_2xx: outcome.non2xx,
+  };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-'));
+  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--no-worker'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return { url, process: child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not become ready within 10 s');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
