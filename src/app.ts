@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './platform/config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { databaseRateLimiter, redisRateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { createLogger } from './platform/logger.js';
 import type { Platform } from './platform/platform.js';
 import { registerValidation } from './platform/http/validation.js';
@@ -42,19 +43,17 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     genReqId: () => randomUUID(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const platform: Platform = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    database,
-    clock: deps.clock ?? systemClock,
-    logger: app.log,
-  };
+  const clock = deps.clock ?? systemClock;
+  const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, clock) : databaseRateLimiter(database.db, clock);
+  const platform: Platform = { config, db: database.db, dialect: database.dialect, database, clock, logger: app.log, rateLimiter };
   app.decorate('platform', platform);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await rateLimiter.close();
+    if (ownsDatabase) await database.close();
+  });
 
   registerValidation(app);
   registerErrorHandling(app);

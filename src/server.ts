@@ -1,6 +1,7 @@
 import type { Config } from './platform/config.js';
 import { systemClock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase } from './platform/db/database.js';
+import { databaseRateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { createLogger } from './platform/logger.js';
 import type { Platform } from './platform/platform.js';
 import { buildApp } from './app.js';
@@ -23,7 +24,15 @@ export async function runWorker(config: Config): Promise<void> {
   const logger = createLogger(config);
   const database = openDatabase(databaseOptions(config));
   await migrateToLatest(database);
-  const platform: Platform = { config, db: database.db, dialect: database.dialect, database, clock: systemClock, logger };
+  const platform: Platform = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    database,
+    clock: systemClock,
+    logger,
+    rateLimiter: databaseRateLimiter(database.db, systemClock),
+  };
   const worker = createWorker(platform);
   onShutdown(async () => {
     await worker.stop();
