@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface MailMessage {
@@ -29,8 +30,16 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
   return options.smtpUrl ? smtpTransport(options.smtpUrl) : fileTransport(options.mailDir, options.logger);
 }
 
+/**
+ * Nodemailer waits up to 2 minutes to connect and 10 minutes on a silent socket; a hung server would
+ * hold the worker (and every job behind it) that long. These turn it into a retry within seconds.
+ * A query parameter of the URL (`?socketTimeout=60000`) still overrides them. (`createTransport({ url, … })`
+ * would drop every option but the URL; `SMTPTransport` merges the URL into them.)
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
 function smtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl);
+  const transporter = nodemailer.createTransport(new SMTPTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }));
   return {
     async send(message) {
       await transporter.sendMail(toNodemailer(message));
