@@ -4,7 +4,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../../src/platform/db/database.js';
+import {
+  migrateToLatest,
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseOptions,
+  type DialectName,
+} from '../../src/platform/db/database.js';
 
 /**
  * Every database test runs once per dialect: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
@@ -25,6 +31,8 @@ export interface TestDatabase {
   readonly handle: DatabaseHandle;
   /** Opens another handle (its own connection or pool) on the same database, as a second process would. */
   openAnother(): DatabaseHandle;
+  /** What `openDatabase` needs to reach the same database from a child process (plain data: pass it as JSON). */
+  readonly connectionOptions: DatabaseOptions;
 }
 
 /** Creates an empty database of one dialect: a temporary SQLite file, or a fresh PostgreSQL schema. */
@@ -34,6 +42,7 @@ export async function createTestDatabase(dialect: DialectName, options: { migrat
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const others: DatabaseHandle[] = [];
   let openOne: () => DatabaseHandle;
+  let connectionOptions: DatabaseOptions;
   let cleanUp: () => Promise<void>;
 
   if (dialect === 'postgres') {
@@ -42,7 +51,9 @@ export async function createTestDatabase(dialect: DialectName, options: { migrat
     await admin.connect();
     await admin.query(`create schema ${name}`);
     await admin.end();
-    openOne = () => openDatabase({ url: POSTGRES_URL, sqlitePath: '', pgSchema: name, pgPoolSize: 5 });
+    const pgOptions = { url: POSTGRES_URL, sqlitePath: '', pgSchema: name, pgPoolSize: 5 };
+    connectionOptions = pgOptions;
+    openOne = () => openDatabase(pgOptions);
     cleanUp = async () => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
@@ -52,7 +63,9 @@ export async function createTestDatabase(dialect: DialectName, options: { migrat
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-test-'));
     const file = path.join(dir, `${name}.sqlite`);
-    openOne = () => openDatabase({ url: null, sqlitePath: file });
+    const sqliteOptions = { url: null, sqlitePath: file };
+    connectionOptions = sqliteOptions;
+    openOne = () => openDatabase(sqliteOptions);
     cleanUp = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
 
@@ -61,6 +74,7 @@ export async function createTestDatabase(dialect: DialectName, options: { migrat
   return {
     dialect,
     handle,
+    connectionOptions,
     openAnother() {
       const another = openOne();
       others.push(another);

@@ -43,26 +43,26 @@ export class JobWorker {
   start(): void {
     if (this.#loop) return;
     this.#stopping = false;
-    this.#loop = this.#run();
+    const loop = this.#run().finally(() => {
+      if (this.#loop === loop) this.#loop = undefined;
+    });
+    this.#loop = loop;
   }
 
-  /** Stops polling, lets the job in hand finish within the grace period, else gives it back to the queue. */
+  /**
+   * Stops polling, lets the job in hand finish within the grace period, else aborts its signal and
+   * gives it back to the queue with the attempt not counted. Does not wait for a handler that ignores
+   * its signal: its job is already back in the queue, and its late result is discarded.
+   */
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#wake?.();
-    const inHand = this.#inHand;
-    if (inHand) {
-      const finished = await Promise.race([inHand.done.then(() => true), delay(this.#options.shutdownGraceMs).then(() => false)]);
-      if (!finished) {
-        inHand.abort.abort();
-        const { db, clock } = this.#options;
-        if (await releaseJob(db, inHand.row.id, this.id, isoNow(clock))) {
-          this.#options.logger.warn({ jobId: inHand.row.id, kind: inHand.row.kind }, 'job released at shutdown');
-        }
-      }
+    // The loop also covers a claim in flight, whose job would otherwise run without a time limit.
+    const busy = this.#loop ?? this.#inHand?.done;
+    if (busy && !(await settlesWithin(busy, this.#options.shutdownGraceMs))) {
+      const inHand = this.#inHand;
+      if (inHand) await this.#giveBack(inHand);
     }
-    await this.#loop;
-    this.#loop = undefined;
   }
 
   /** Claims and runs one due job; `undefined` when none was due. */
@@ -111,13 +111,15 @@ export class JobWorker {
     const log = logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts });
 
     if (row.attempts > row.max_attempts) {
-      await buryJob(db, row.id, this.id, { now: isoNow(clock), error: row.last_error ?? 'lease expired on the last attempt' });
+      const error = row.last_error ?? 'lease expired on the last attempt';
+      if (!(await buryJob(db, row.id, this.id, { now: isoNow(clock), error }))) return this.#lostLease(log);
       log.error('job is dead: no attempts left');
       return 'dead';
     }
     const handler = handlers[row.kind];
     if (!handler) {
-      await buryJob(db, row.id, this.id, { now: isoNow(clock), error: `no handler for job kind "${row.kind}"` });
+      const error = `no handler for job kind "${row.kind}"`;
+      if (!(await buryJob(db, row.id, this.id, { now: isoNow(clock), error }))) return this.#lostLease(log);
       log.error('job is dead: no handler for its kind');
       return 'dead';
     }
@@ -132,15 +134,14 @@ export class JobWorker {
     try {
       await handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempts, signal: abort.signal });
     } catch (error) {
+      // Given back at shutdown (stop() released it): a handler that gives up on its signal has not failed.
+      if (abort.signal.aborted) return 'released';
       return this.#recordFailure(row, error, log);
     } finally {
       clearInterval(heartbeat);
     }
     if (abort.signal.aborted) return 'released';
-    if (!(await completeJob(db, row.id, this.id, isoNow(clock)))) {
-      log.warn('job finished after its lease passed to another worker');
-      return 'lost_lease';
-    }
+    if (!(await completeJob(db, row.id, this.id, isoNow(clock)))) return this.#lostLease(log);
     log.info('job done');
     return 'done';
   }
@@ -150,14 +151,28 @@ export class JobWorker {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 2_000);
     const now = isoNow(clock);
     if (row.attempts >= row.max_attempts) {
-      await buryJob(db, row.id, this.id, { now, error: message });
+      if (!(await buryJob(db, row.id, this.id, { now, error: message }))) return this.#lostLease(log);
       log.error({ err: error }, 'job failed on its last attempt and is dead');
       return 'dead';
     }
     const runAt = isoAfter(clock, retryDelayMs(row.attempts));
-    await rescheduleJob(db, row.id, this.id, { now, runAt, error: message });
+    if (!(await rescheduleJob(db, row.id, this.id, { now, runAt, error: message }))) return this.#lostLease(log);
     log.warn({ err: error, runAt }, 'job failed; will retry');
     return 'retry';
+  }
+
+  /** Another worker took the job over after our lease expired: the outcome is no longer ours to record. */
+  #lostLease(log: FastifyBaseLogger): JobOutcome {
+    log.warn('job lease passed to another worker; outcome discarded');
+    return 'lost_lease';
+  }
+
+  async #giveBack(inHand: { row: JobRow; abort: AbortController }): Promise<void> {
+    const { db, clock, logger } = this.#options;
+    inHand.abort.abort();
+    if (await releaseJob(db, inHand.row.id, this.id, isoNow(clock))) {
+      logger.warn({ jobId: inHand.row.id, kind: inHand.row.kind }, 'job released at shutdown');
+    }
   }
 
   #sleep(ms: number): Promise<void> {
@@ -171,6 +186,15 @@ export class JobWorker {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** True if `promise` settles within `ms`, false if the time runs out first. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
 }
