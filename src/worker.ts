@@ -3,6 +3,7 @@ import { JobWorker } from './platform/jobs/worker.js';
 import type { JobHandlers } from './platform/jobs/jobs.js';
 import { createMailTransport } from './platform/mail/transport.js';
 import { SEND_MAIL_JOB } from './platform/mail/outbox.js';
+import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './platform/retention/housekeeping.job.js';
 import { sendMailJob } from './platform/mail/send-mail.job.js';
 
 /** Every job kind the service runs, with its handler. Features add theirs here. */
@@ -14,6 +15,7 @@ export function buildJobHandlers(platform: Platform): { handlers: JobHandlers; c
   });
   const handlers: JobHandlers = {
     [SEND_MAIL_JOB]: sendMailJob({ db: platform.db, clock: platform.clock, transport, from: platform.config.mailFrom }),
+    [HOUSEKEEPING_JOB]: housekeepingJob({ db: platform.db, clock: platform.clock, logger: platform.logger }),
   };
   return { handlers, close: () => transport.close() };
 }
@@ -26,6 +28,7 @@ export function createWorker(platform: Platform, options: { pollMs?: number } = 
     clock: platform.clock,
     logger: platform.logger.child({ component: 'worker' }),
     handlers,
+    recurring: [HOUSEKEEPING_SCHEDULE],
     ...options,
   });
   return {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DialectName } from '../db/database.js';
 import { isoAfter, isoNow, type Clock } from '../clock.js';
 import { retryDelayMs, type JobHandlers } from './jobs.js';
+import { enqueueRecurringJob, type RecurringJob } from './recurring.js';
 import { buryJob, claimNextJob, completeJob, extendLease, releaseJob, rescheduleJob, type JobRow } from './jobs.repo.js';
 
 export interface WorkerOptions {
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   /** On shutdown, how long to let the job in hand finish before giving it back. */
   readonly shutdownGraceMs?: number;
   readonly workerId?: string;
+  /** Jobs to queue once per period (housekeeping); each period's job is created once across all workers. */
+  readonly recurring?: readonly RecurringJob[];
 }
 
 export type JobOutcome = 'done' | 'retry' | 'dead' | 'lost_lease' | 'released';
@@ -33,11 +36,12 @@ export class JobWorker {
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  readonly #queuedPeriods = new Map<string, number>();
   #inHand: { row: JobRow; abort: AbortController; done: Promise<JobOutcome> } | undefined;
 
   constructor(options: WorkerOptions) {
     this.id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    this.#options = { leaseMs: 60_000, pollMs: 1_000, shutdownGraceMs: 10_000, ...options };
+    this.#options = { leaseMs: 60_000, pollMs: 1_000, shutdownGraceMs: 10_000, recurring: [], ...options };
   }
 
   start(): void {
@@ -97,6 +101,7 @@ export class JobWorker {
     while (!this.#stopping) {
       let outcome: JobOutcome | undefined;
       try {
+        await this.#queueRecurring();
         outcome = await this.runOnce();
       } catch (error) {
         logger.error({ err: error }, 'job worker could not poll the queue');
@@ -104,6 +109,17 @@ export class JobWorker {
       if (outcome === undefined && !this.#stopping) await this.#sleep(pollMs);
     }
     logger.info({ workerId: this.id }, 'job worker stopped');
+  }
+
+  /** Queues each recurring job once per period; the insert is skipped while the period is unchanged. */
+  async #queueRecurring(): Promise<void> {
+    const { db, clock, recurring } = this.#options;
+    for (const job of recurring) {
+      const period = Math.floor(clock.now().getTime() / job.everyMs);
+      if (this.#queuedPeriods.get(job.kind) === period) continue;
+      await enqueueRecurringJob(db, clock, job);
+      this.#queuedPeriods.set(job.kind, period);
+    }
   }
 
   async #execute(row: JobRow, abort: AbortController): Promise<JobOutcome> {

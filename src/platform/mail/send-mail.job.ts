@@ -6,6 +6,8 @@ import type { MailTransport } from './transport.js';
 /**
  * Delivers one outbox row. Idempotent: a row already marked sent is skipped, so a retried job does
  * not mail twice (a crash between sending and marking can still repeat one mail: at-least-once).
+ * Once delivered, the bodies are blanked: they may carry a single-use link, whose token must not
+ * rest in the database (only its hash does), and the words are personal data we no longer need.
  */
 export function sendMailJob(deps: { db: Db; clock: Clock; transport: MailTransport; from: string }): JobHandler {
   return async (job) => {
@@ -20,6 +22,10 @@ export function sendMailJob(deps: { db: Db; clock: Clock; transport: MailTranspo
       text: mail.text_body,
       html: mail.html_body,
     });
-    await deps.db.updateTable('mail_outbox').set({ sent_at: isoNow(deps.clock) }).where('id', '=', outboxId).execute();
+    await deps.db
+      .updateTable('mail_outbox')
+      .set({ sent_at: isoNow(deps.clock), text_body: '', html_body: '' })
+      .where('id', '=', outboxId)
+      .execute();
   };
 }
