@@ -4,9 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './platform/config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
-import { databaseRateLimiter, redisRateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { createLogger } from './platform/logger.js';
-import type { Platform } from './platform/platform.js';
+import { assemblePlatform, type Platform } from './platform/platform.js';
 import { registerValidation } from './platform/http/validation.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
@@ -33,8 +32,7 @@ export type App = FastifyInstance & { readonly platform: Platform };
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
   const logger = deps.logger ?? createLogger({ logLevel: deps.logLevel ?? config.logLevel });
   const ownsDatabase = deps.database === undefined;
-  const database =
-    deps.database ?? openDatabase(databaseOptions(config));
+  const database = deps.database ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
 
   const app = Fastify({
@@ -43,15 +41,13 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     genReqId: () => randomUUID(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const clock = deps.clock ?? systemClock;
-  const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, clock) : databaseRateLimiter(database.db, clock);
-  const platform: Platform = { config, db: database.db, dialect: database.dialect, database, clock, logger: app.log, rateLimiter };
+  const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });
   app.decorate('platform', platform);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onClose', async () => {
-    await rateLimiter.close();
+    await platform.close();
     if (ownsDatabase) await database.close();
   });
 

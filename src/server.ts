@@ -1,44 +1,35 @@
 import type { Config } from './platform/config.js';
 import { systemClock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase } from './platform/db/database.js';
-import { databaseRateLimiter } from './platform/rate-limit/rate-limiter.js';
 import { createLogger } from './platform/logger.js';
-import type { Platform } from './platform/platform.js';
+import { assemblePlatform } from './platform/platform.js';
 import { buildApp } from './app.js';
-import { createWorker } from './worker.js';
+import { createJobRunner } from './job-runner.js';
 
 /** Serves HTTP and, unless told not to, runs the job worker in the same process. Stops cleanly on SIGINT/SIGTERM. */
 export async function serve(config: Config, options: { worker: boolean }): Promise<void> {
   const app = await buildApp(config);
-  const worker = options.worker ? createWorker(app.platform) : undefined;
+  const jobs = options.worker ? createJobRunner(app.platform) : undefined;
   onShutdown(async () => {
-    await worker?.stop();
+    await jobs?.stop();
     await app.close();
   });
   await app.listen({ port: config.port, host: config.host });
-  worker?.worker.start();
+  jobs?.start();
 }
 
 /** Runs only the job worker: for scaling out with `serve --no-worker` front ends. */
 export async function runWorker(config: Config): Promise<void> {
-  const logger = createLogger(config);
   const database = openDatabase(databaseOptions(config));
   await migrateToLatest(database);
-  const platform: Platform = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    database,
-    clock: systemClock,
-    logger,
-    rateLimiter: databaseRateLimiter(database.db, systemClock),
-  };
-  const worker = createWorker(platform);
+  const platform = assemblePlatform({ config, database, clock: systemClock, logger: createLogger(config) });
+  const jobs = createJobRunner(platform);
   onShutdown(async () => {
-    await worker.stop();
+    await jobs.stop();
+    await platform.close();
     await database.close();
   });
-  worker.worker.start();
+  jobs.start();
 }
 
 function onShutdown(stop: () => Promise<void>): void {

@@ -3,24 +3,28 @@ import { JobWorker } from './platform/jobs/worker.js';
 import type { JobHandlers } from './platform/jobs/jobs.js';
 import { createMailTransport } from './platform/mail/transport.js';
 import { SEND_MAIL_JOB } from './platform/mail/outbox.js';
-import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './platform/retention/housekeeping.job.js';
 import { sendMailJob } from './platform/mail/send-mail.job.js';
+import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './platform/retention/housekeeping.job.js';
+
+export interface JobRunner {
+  start(): void;
+  /** Finishes (or gives back) the job in hand, then releases the mail transport. */
+  stop(): Promise<void>;
+}
 
 /** Every job kind the service runs, with its handler. Features add theirs here. */
-export function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
-  const transport = createMailTransport({
-    smtpUrl: platform.config.smtpUrl,
-    mailDir: platform.config.mailDir,
-    logger: platform.logger,
-  });
+function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
+  const { db, clock, config, logger } = platform;
+  const transport = createMailTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir, logger });
   const handlers: JobHandlers = {
-    [SEND_MAIL_JOB]: sendMailJob({ db: platform.db, clock: platform.clock, transport, from: platform.config.mailFrom }),
-    [HOUSEKEEPING_JOB]: housekeepingJob({ db: platform.db, clock: platform.clock, logger: platform.logger }),
+    [SEND_MAIL_JOB]: sendMailJob({ db, clock, transport, from: config.mailFrom }),
+    [HOUSEKEEPING_JOB]: housekeepingJob({ db, clock, logger }),
   };
   return { handlers, close: () => transport.close() };
 }
 
-export function createWorker(platform: Platform, options: { pollMs?: number } = {}): { worker: JobWorker; stop(): Promise<void> } {
+/** The service's job worker: every handler, the hourly housekeeping schedule. */
+export function createJobRunner(platform: Platform, options: { pollMs?: number } = {}): JobRunner {
   const { handlers, close } = buildJobHandlers(platform);
   const worker = new JobWorker({
     db: platform.db,
@@ -32,7 +36,7 @@ export function createWorker(platform: Platform, options: { pollMs?: number } = 
     ...options,
   });
   return {
-    worker,
+    start: () => worker.start(),
     async stop() {
       await worker.stop();
       close();
