@@ -18,6 +18,11 @@ export interface DatabaseHandle {
   readonly dialect: DialectName;
   /** PostgreSQL schema holding our tables (`public` unless set); undefined on SQLite. */
   readonly schema?: string;
+  /**
+   * SQLite only: runs `work` inside `BEGIN IMMEDIATE`, holding the file's write lock so that another
+   * process waits rather than interleaves (Kysely's migration lock is a no-op on SQLite).
+   */
+  readonly exclusively?: <T>(work: () => Promise<T>) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -64,7 +69,18 @@ function openSqlite(file: string): DatabaseHandle {
     dialect: new SqliteDialect({ database: sqlite }),
     plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const exclusively = async <T>(work: () => Promise<T>): Promise<T> => {
+    sqlite.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work();
+      sqlite.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw error;
+    }
+  };
+  return { db, dialect: 'sqlite', exclusively, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, schema: string | undefined, max: number): DatabaseHandle {
@@ -87,15 +103,23 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
   return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
 }
 
-/** Brings the schema up to date; safe to run on every start and from several processes. */
+/**
+ * Brings the schema up to date; safe to run on every start and from several processes at once. Each
+ * run is one transaction (SQLite and PostgreSQL both have transactional DDL), under a lock: Kysely's
+ * lock row on PostgreSQL, the file's write lock on SQLite.
+ */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({
     db: handle.db,
     provider: { getMigrations: async () => migrations },
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  const run = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return results;
+  };
+  const results = await (handle.exclusively ? handle.exclusively(run) : run());
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

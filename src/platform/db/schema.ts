@@ -191,6 +191,9 @@ export interface OrdersTable {
   fill_price: number | null;
   filled_at: Timestamp | null;
   reject_reason: string | null;
+  compliance_checked: boolean | null;
+  compliance_compliant: boolean | null;
+  client_order_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -247,4 +250,10 @@ export interface Database {
 }
 
 /** Columns stored as 0/1 by SQLite that read back as booleans. */
-export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['backup_eligible', 'backup_state', 'is_active']);
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
+  'backup_eligible',
+  'backup_state',
+  'is_active',
+  'compliance_checked',
+  'compliance_compliant',
+]);

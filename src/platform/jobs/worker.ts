@@ -140,9 +140,17 @@ export class JobWorker {
       return 'dead';
     }
 
+    let leaseLost = false;
     const heartbeat = setInterval(() => {
-      extendLease(db, row.id, this.id, isoAfter(clock, this.#options.leaseMs)).catch((error) =>
-        log.warn({ err: error }, 'could not extend job lease'),
+      extendLease(db, row.id, this.id, isoAfter(clock, this.#options.leaseMs)).then(
+        (held) => {
+          // Another worker owns the job now: tell the handler to stop rather than work on in parallel.
+          if (!held && !abort.signal.aborted) {
+            leaseLost = true;
+            abort.abort();
+          }
+        },
+        (error) => log.warn({ err: error }, 'could not extend job lease'),
       );
     }, Math.max(1_000, Math.floor(this.#options.leaseMs / 3)));
     heartbeat.unref();
@@ -150,12 +158,14 @@ export class JobWorker {
     try {
       await handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempt: row.attempts, signal: abort.signal });
     } catch (error) {
-      // Given back at shutdown (stop() released it): a handler that gives up on its signal has not failed.
+      // Given back at shutdown (stop() released it) or lost: a handler that gives up on its signal has not failed.
+      if (leaseLost) return this.#lostLease(log);
       if (abort.signal.aborted) return 'released';
       return this.#recordFailure(row, error, log);
     } finally {
       clearInterval(heartbeat);
     }
+    if (leaseLost) return this.#lostLease(log);
     if (abort.signal.aborted) return 'released';
     if (!(await completeJob(db, row.id, this.id, isoNow(clock)))) return this.#lostLease(log);
     log.info('job done');

@@ -5,6 +5,8 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/jobs.js';
 
 export const SEND_MAIL_JOB = 'mail.send';
+/** With the 1-hour cap on the retry delay, 30 attempts keep trying through about a day of SMTP outage. */
+export const MAIL_MAX_ATTEMPTS = 30;
 
 export interface OutgoingMail {
   readonly to: string;
@@ -33,6 +35,6 @@ export async function queueMail(db: DbOrTx, clock: Clock, mail: OutgoingMail): P
       created_at: isoNow(clock),
     })
     .execute();
-  await enqueueJob(db, clock, SEND_MAIL_JOB, { outboxId: id }, { maxAttempts: 8 });
+  await enqueueJob(db, clock, SEND_MAIL_JOB, { outboxId: id }, { maxAttempts: MAIL_MAX_ATTEMPTS });
   return id;
 }

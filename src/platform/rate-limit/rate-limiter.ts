@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../clock.js';
+import { ServiceUnavailable } from '../errors.js';
+import { sha256Hex } from '../ids.js';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */
@@ -35,16 +37,31 @@ function windowStartOf(now: number, windowMs: number): number {
   return Math.floor(now / windowMs) * windowMs;
 }
 
+/** Keys may name an email or an address; only their hash is stored. */
+function storedKey(key: string): string {
+  return sha256Hex(key);
+}
+
+/** A store that does not answer is a 503, never a 500 and never a silent pass. */
+async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const unavailable = new ServiceUnavailable('Rate limiting is unavailable right now; try again shortly.', 'rate_limiter_unavailable');
+    throw Object.assign(unavailable, { cause: error });
+  }
+}
+
 export function databaseRateLimiter(db: Db, clock: Clock): RateLimiter {
   return {
-    async hit(key, rule) {
+    hit: (key, rule) => orUnavailable(async () => {
       const now = clock.now().getTime();
       const windowStart = windowStartOf(now, rule.windowMs);
       const started = new Date(windowStart).toISOString();
       // One statement: a new key starts at 1, a key from an older window restarts at 1, else it counts up.
       const row = await db
         .insertInto('rate_limit_counters')
-        .values({ key, window_started_at: started, count: 1 })
+        .values({ key: storedKey(key), window_started_at: started, count: 1 })
         .onConflict((conflict) =>
           conflict.column('key').doUpdateSet((eb) => ({
             count: eb
@@ -59,26 +76,28 @@ export function databaseRateLimiter(db: Db, clock: Clock): RateLimiter {
         .returning('count')
         .executeTakeFirstOrThrow();
       return decide(row.count, rule, windowStart, now);
-    },
+    }),
     async close() {},
   };
 }
 
 export function redisRateLimiter(url: string, clock: Clock): RateLimiter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // Fail fast when Redis is down: a request waits at most a couple of retries, then gets a 503.
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000 });
+  // Connection errors surface on each hit as a 503 (logged by the error handler); no need to log every reconnect.
+  redis.on('error', () => undefined);
   return {
-    async hit(key, rule) {
+    hit: (key, rule) => orUnavailable(async () => {
       const now = clock.now().getTime();
       const windowStart = windowStartOf(now, rule.windowMs);
-      const redisKey = `tradelab:rl:${key}:${windowStart}`;
-      const [[, count]] = (await redis.multi().incr(redisKey).pexpire(redisKey, rule.windowMs * 2).exec()) as [
-        [Error | null, number],
-        [Error | null, number],
-      ];
+      const redisKey = `tradelab:rl:${storedKey(key)}:${windowStart}`;
+      const replies = await redis.multi().incr(redisKey).pexpire(redisKey, rule.windowMs * 2).exec();
+      const [incrError, count] = replies?.[0] ?? [new Error('transaction discarded'), null];
+      if (incrError || typeof count !== 'number') throw incrError ?? new Error('INCR gave no count');
       return decide(count, rule, windowStart, now);
-    },
+    }),
     async close() {
-      await redis.quit();
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -38,7 +38,7 @@ export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<Record<
           ]),
         ),
     ),
-    mail_outbox: await deleted(db.deleteFrom('mail_outbox').where('sent_at', '<', before(RETENTION.deliveredMail))),
+    mail_outbox: await deleted(db.deleteFrom('mail_outbox').where('created_at', '<', before(RETENTION.outboxMail))),
     jobs: await deleted(
       db
         .deleteFrom('jobs')

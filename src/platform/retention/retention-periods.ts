@@ -11,8 +11,8 @@ export const RETENTION = {
   endedSessions: 30 * DAY,
   /** Used or expired email links. */
   spentEmailVerifications: 1 * DAY,
-  /** Delivered mail (bodies are blanked at delivery; address and subject remain until then). */
-  deliveredMail: 7 * DAY,
+  /** Outbox rows, delivered or not (bodies are blanked at delivery; mail undelivered after a week never will be). */
+  outboxMail: 7 * DAY,
   /** Finished jobs, and dead ones (kept longer so an operator can look into them). */
   doneJobs: 7 * DAY,
   deadJobs: 30 * DAY,

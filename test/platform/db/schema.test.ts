@@ -1,4 +1,4 @@
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createTestDatabase, describeEachDialect, DIALECTS } from '../../helpers/dialects.js';
 import { listLiveColumns, migrateToLatest } from '../../../src/platform/db/database.js';
 import { newId } from '../../../src/platform/ids.js';
@@ -65,6 +65,16 @@ describeEachDialect('schema', (db, dialect) => {
 
     await kysely.deleteFrom('users').where('id', '=', userId).execute();
     expect(await kysely.selectFrom('passkey_credentials').selectAll().execute()).toEqual([]);
+  });
+
+  it('refuses an email that is not lower-cased, so uniqueness cannot be dodged by case', async () => {
+    const { db: kysely } = db().handle;
+    await expect(
+      kysely
+        .insertInto('users')
+        .values({ id: newId(), email: 'Ann@Example.com', role: 'user', created_at: new Date().toISOString(), webauthn_user_id: 'h-case' })
+        .execute(),
+    ).rejects.toThrow();
   });
 
   it('refuses an empty public key, an unknown role and an unknown verification purpose', async () => {
@@ -148,5 +158,3 @@ it('runs database tests on every dialect that is configured', () => {
   expect(DIALECTS).toContain('sqlite');
   if (process.env.CI) expect(DIALECTS).toContain('postgres');
 });
-
-afterAll(() => undefined);

@@ -103,4 +103,42 @@ describeEachDialect('job lease fencing', (db) => {
     expect(await completeJob(kysely, jobId, 'second', now)).toBe(true);
     expect(await findJob(kysely, jobId)).toMatchObject({ state: 'done', lease_owner: null });
   });
+
+  it('aborts the signal of a handler whose lease was taken over, at its next heartbeat', async () => {
+    const { db: kysely, dialect } = db().handle;
+    const clock = new ManualClock();
+    const shortLease = 3_000; // heartbeat every second of real time
+    let sawAbort = false;
+    const slow = new JobWorker({
+      db: kysely,
+      dialect,
+      clock,
+      workerId: 'slow',
+      logger: silentLogger,
+      leaseMs: shortLease,
+      handlers: {
+        'statement.send': (job) =>
+          new Promise((_resolve, reject) =>
+            job.signal.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(new Error('stopped'));
+            }),
+          ),
+      },
+    });
+    const jobId = await enqueueJob(kysely, clock, 'statement.send', {});
+    const outcome = slow.runOnce();
+    await expect.poll(async () => (await findJob(kysely, jobId))?.lease_owner).toBe('slow');
+    // Another worker takes the job once the lease has run out by the clock (again, should a heartbeat
+    // have slipped in between moving the clock and claiming).
+    let taken;
+    while (!taken) {
+      clock.advance(shortLease);
+      taken = await claimNextJob(kysely, dialect, { owner: 'other', now: isoNow(clock), leaseExpiresAt: isoAfter(clock, LEASE_MS) });
+    }
+
+    expect(await outcome).toBe('lost_lease');
+    expect(sawAbort).toBe(true);
+    expect(await findJob(kysely, jobId)).toMatchObject({ state: 'running', lease_owner: 'other', last_error: null });
+  });
 });

@@ -91,3 +91,11 @@ describeEachDialect('database rate limiter', (db) => {
 (REDIS_URL ? describe : describe.skip)(`redis rate limiter${REDIS_URL ? '' : ' [SKIPPED: REDIS_URL not set]'}`, () => {
   behavesAsAFixedWindowLimiter((clock) => redisRateLimiter(REDIS_URL!, clock));
 });
+
+describe('a rate limiter whose store is down', () => {
+  it('refuses with 503 rate_limiter_unavailable rather than failing open or crashing', async () => {
+    const limiter = redisRateLimiter('redis://127.0.0.1:1', new ManualClock());
+    await expect(limiter.hit('k', rule)).rejects.toMatchObject({ status: 503, code: 'rate_limiter_unavailable' });
+    await limiter.close().catch(() => undefined);
+  });
+});

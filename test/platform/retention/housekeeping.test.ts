@@ -50,19 +50,25 @@ describeEachDialect('housekeeping', (db) => {
       ])
       .execute();
 
-    const mail = (id: string, sentAt: string | null) => ({
+    const mail = (id: string, createdAt: string, sentAt: string | null) => ({
       id,
       to_address: 'keep@example.com',
       subject: 's',
-      text_body: '',
+      text_body: sentAt ? '' : 'a link with a token',
       html_body: '',
-      created_at: ago(30 * DAY),
+      created_at: createdAt,
       sent_at: sentAt,
     });
-    const [oldMail, recentMail, unsentMail] = [newId(), newId(), newId()];
+    const old = ago(RETENTION.outboxMail + JUST_INSIDE);
+    const [oldMail, neverSentMail, recentMail, unsentMail] = [newId(), newId(), newId(), newId()];
     await kysely
       .insertInto('mail_outbox')
-      .values([mail(oldMail, ago(RETENTION.deliveredMail + JUST_INSIDE)), mail(recentMail, ago(DAY)), mail(unsentMail, null)])
+      .values([
+        mail(oldMail, old, old),
+        mail(neverSentMail, old, null),
+        mail(recentMail, ago(DAY), ago(DAY)),
+        mail(unsentMail, ago(HOUR), null),
+      ])
       .execute();
 
     const job = (state: 'done' | 'dead' | 'queued', finishedAt: string | null) => ({
@@ -107,7 +113,7 @@ describeEachDialect('housekeeping', (db) => {
       webauthn_challenges: 1,
       email_verifications: 0,
       sessions: 2,
-      mail_outbox: 1,
+      mail_outbox: 2,
       jobs: 2,
       rate_limit_counters: 1,
       audit_entries: 1,

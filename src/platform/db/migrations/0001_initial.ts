@@ -3,7 +3,7 @@ import { columnTypes } from './column-types.js';
 
 /**
  * The whole data model of the contract and the design. No column may hold a user secret:
- * `test/platform/db/no-secrets.test.ts` reads the live schema to hold us to that.
+ * `test/platform/db/schema.test.ts` reads the live schema to hold us to that.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const t = columnTypes(db);
@@ -11,7 +11,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', t.uuid, (c) => c.primaryKey())
-    .addColumn('email', 'text', (c) => c.notNull().unique())
+    // Stored lower-cased, so that uniqueness ignores case.
+    .addColumn('email', 'text', (c) => c.notNull().unique().check(sql`email = lower(email)`))
     .addColumn('email_verified_at', t.timestamp)
     .addColumn('display_name', 'text')
     .addColumn('role', 'text', (c) => c.notNull().defaultTo('user').check(sql`role in ('user', 'admin')`))
@@ -49,6 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('email_verifications_user_idx').on('email_verifications').column('user_id').execute();
+  await db.schema.createIndex('email_verifications_expiry_idx').on('email_verifications').column('expires_at').execute();
 
   await db.schema
     .createTable('sessions')
@@ -85,9 +87,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Not a foreign key: entries outlive the user (2 years) and then carry a salted hash of the id.
     .addColumn('actor_user_id', 'text')
     .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('target_kind', 'text', (c) =>
-      c.check(sql`target_kind in ('user', 'credential', 'session', 'order', 'strategy', 'export', 'incident')`),
-    )
+    // No CHECK on target_kind: new kinds arrive with features, and SQLite cannot alter a CHECK in place.
+    .addColumn('target_kind', 'text')
     .addColumn('target_id', 'text')
     .addColumn('context', 'text')
     .addColumn('at', t.timestamp, (c) => c.notNull())
@@ -106,12 +107,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .addColumn('is_active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('entry_symbol_allowlist', 'text')
-    .addColumn('entry_max_position_size', t.double)
+    .addColumn('entry_max_position_size', t.double, (c) => c.check(sql`entry_max_position_size > 0`))
     .addColumn('entry_allowed_sides', 'text', (c) => c.check(sql`entry_allowed_sides in ('buy', 'sell', 'buy,sell')`))
-    .addColumn('credit_min_amount', t.double)
-    .addColumn('exit_profit_target_pct', t.double)
-    .addColumn('exit_stop_loss_pct', t.double)
-    .addColumn('exit_max_dte', 'integer')
+    .addColumn('credit_min_amount', t.double, (c) => c.check(sql`credit_min_amount > 0`))
+    .addColumn('exit_profit_target_pct', t.double, (c) => c.check(sql`exit_profit_target_pct > 0 and exit_profit_target_pct <= 10`))
+    .addColumn('exit_stop_loss_pct', t.double, (c) => c.check(sql`exit_stop_loss_pct >= -1 and exit_stop_loss_pct < 0`))
+    .addColumn('exit_max_dte', 'integer', (c) => c.check(sql`exit_max_dte > 0`))
     .addColumn('entry_rule', 'text')
     .addColumn('exit_rule', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
@@ -136,12 +137,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finished_at', t.timestamp)
     .execute();
   await db.schema.createIndex('jobs_due_idx').on('jobs').columns(['state', 'run_at']).execute();
+  await db.schema.createIndex('jobs_finished_idx').on('jobs').columns(['state', 'finished_at']).execute();
   await db.schema.createIndex('jobs_lease_idx').on('jobs').columns(['state', 'lease_expires_at']).execute();
 
   await db.schema
     .createTable('mail_outbox')
     .addColumn('id', t.uuid, (c) => c.primaryKey())
-    .addColumn('user_id', t.uuid, (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('user_id', t.uuid, (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('to_address', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('text_body', 'text', (c) => c.notNull())
@@ -149,6 +151,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('sent_at', t.timestamp)
     .execute();
+  await db.schema.createIndex('mail_outbox_created_idx').on('mail_outbox').column('created_at').execute();
 
   await db.schema
     .createTable('symbols')
@@ -203,8 +206,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('fill_price', t.double)
     .addColumn('filled_at', t.timestamp)
     .addColumn('reject_reason', 'text')
+    // What the client said of its own compliance check (ignored when enforcement is on).
+    .addColumn('compliance_checked', 'boolean')
+    .addColumn('compliance_compliant', 'boolean')
+    // The client's idempotency key: a retried submission finds its first order instead of placing a second.
+    .addColumn('client_order_id', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
+    .addUniqueConstraint('orders_client_order_id_unique', ['user_id', 'client_order_id'])
     .execute();
   await db.schema.createIndex('orders_user_idx').on('orders').columns(['user_id', 'created_at']).execute();
 
