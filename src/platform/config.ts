@@ -60,7 +60,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const host = read('HOST') ?? '127.0.0.1';
   const publicOrigin = parseOrigin('PUBLIC_ORIGIN', read('PUBLIC_ORIGIN') ?? 'http://localhost:3000', problems);
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
-  const databaseUrl = parseDatabaseUrl('DATABASE_URL', read('DATABASE_URL'), problems);
+  const databaseUrl = parseUrl('DATABASE_URL', read('DATABASE_URL'), ['postgres:', 'postgresql:'], problems);
   const databaseSchema = read('DATABASE_SCHEMA') ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push(`DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got "${databaseSchema}"`);
@@ -169,8 +169,4 @@ function parseUrl(name: string, raw: string | undefined, protocols: readonly str
   }
   problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   return null;
-}
-
-function parseDatabaseUrl(name: string, raw: string | undefined, problems: string[]): string | null {
-  return parseUrl(name, raw, ['postgres:', 'postgresql:'], problems);
 }
