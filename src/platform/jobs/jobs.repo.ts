@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type UpdateObject } from 'kysely';
 import type { DbOrTx, DialectName } from '../db/database.js';
-import type { JobsTable } from '../db/schema.js';
+import type { Database, JobsTable } from '../db/schema.js';
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -67,11 +67,16 @@ export async function claimNextJob(
     .executeTakeFirst();
 }
 
-/** Each of these succeeds only while `owner` still holds the lease, so a worker that lost it changes nothing. */
-export async function completeJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
+type LeasedJobChange = UpdateObject<Database, 'jobs'>;
+
+/**
+ * Applies `change` only while `owner` still holds the job's lease, so a worker that lost the lease
+ * (its job retaken after expiry) changes nothing. True when the change was made.
+ */
+async function updateLeasedJob(db: DbOrTx, id: string, owner: string, change: LeasedJobChange): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
-    .set({ state: 'done', finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null, last_error: null })
+    .set(change)
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('state', '=', 'running')
@@ -79,75 +84,50 @@ export async function completeJob(db: DbOrTx, id: string, owner: string, now: st
   return result.numUpdatedRows > 0n;
 }
 
-export async function rescheduleJob(
+const NO_LEASE = { lease_owner: null, lease_expires_at: null } as const;
+
+export function completeJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
+  return updateLeasedJob(db, id, owner, { ...NO_LEASE, state: 'done', finished_at: now, updated_at: now, last_error: null });
+}
+
+export function rescheduleJob(
   db: DbOrTx,
   id: string,
   owner: string,
   change: { now: string; runAt: string; error: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      state: 'queued',
-      run_at: change.runAt,
-      last_error: change.error,
-      updated_at: change.now,
-      lease_owner: null,
-      lease_expires_at: null,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return updateLeasedJob(db, id, owner, {
+    ...NO_LEASE,
+    state: 'queued',
+    run_at: change.runAt,
+    last_error: change.error,
+    updated_at: change.now,
+  });
 }
 
-export async function buryJob(db: DbOrTx, id: string, owner: string, change: { now: string; error: string }): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      state: 'dead',
-      last_error: change.error,
-      finished_at: change.now,
-      updated_at: change.now,
-      lease_owner: null,
-      lease_expires_at: null,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export function buryJob(db: DbOrTx, id: string, owner: string, change: { now: string; error: string }): Promise<boolean> {
+  return updateLeasedJob(db, id, owner, {
+    ...NO_LEASE,
+    state: 'dead',
+    last_error: change.error,
+    finished_at: change.now,
+    updated_at: change.now,
+  });
 }
 
 /** Hands a job back untouched (shutdown): the attempt does not count. */
-export async function releaseJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set((eb) => ({
-      state: 'queued',
-      attempts: eb('attempts', '-', 1),
-      run_at: now,
-      updated_at: now,
-      lease_owner: null,
-      lease_expires_at: null,
-    }))
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export function releaseJob(db: DbOrTx, id: string, owner: string, now: string): Promise<boolean> {
+  return updateLeasedJob(db, id, owner, {
+    ...NO_LEASE,
+    state: 'queued',
+    attempts: sql<number>`attempts - 1`,
+    run_at: now,
+    updated_at: now,
+  });
 }
 
-export async function extendLease(db: DbOrTx, id: string, owner: string, leaseExpiresAt: string): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({ lease_expires_at: leaseExpiresAt })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export function extendLease(db: DbOrTx, id: string, owner: string, leaseExpiresAt: string): Promise<boolean> {
+  return updateLeasedJob(db, id, owner, { lease_expires_at: leaseExpiresAt });
 }
 
 export async function findJob(db: DbOrTx, id: string): Promise<JobRow | undefined> {
