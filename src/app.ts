@@ -6,10 +6,10 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { assemblePlatform, type Platform } from './platform/platform.js';
-import { registerValidation } from './platform/http/validation.js';
-import { registerErrorHandling } from './platform/http/error-handler.js';
+import { acceptJsonBodiesOnly, requestValidation } from './platform/http/validation.js';
+import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
-import { registerSecurityHeaders } from './platform/http/security-headers.js';
+import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { healthRoutes } from './health/health.routes.js';
 
@@ -39,6 +39,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
+    schemaController: requestValidation,
+    // Requests refused before routing (a malformed URL) answer in our error shape too.
+    frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });
@@ -51,7 +54,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     if (ownsDatabase) await database.close();
   });
 
-  registerValidation(app);
+  acceptJsonBodiesOnly(app);
   registerErrorHandling(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);

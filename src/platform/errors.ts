@@ -67,20 +67,6 @@ export class Gone extends AppError {
   }
 }
 
-export class PayloadTooLarge extends AppError {
-  readonly status = 413;
-  constructor(message = 'The request body is too large.') {
-    super('payload_too_large', message);
-  }
-}
-
-export class UnsupportedMediaType extends AppError {
-  readonly status = 415;
-  constructor(message = 'Send the request body as application/json.') {
-    super('unsupported_media_type', message);
-  }
-}
-
 /** Well-formed but refused on its meaning, such as a compliance violation. */
 export class Unprocessable extends AppError {
   readonly status = 422;

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { createLogger } from '../../src/platform/logger.js';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
@@ -25,9 +25,17 @@ export async function buildTestApp(
   });
 }
 
-/** A JSON logger whose lines are kept in memory, to assert on what was logged. */
-export function capturingLogger(): { logger: FastifyBaseLogger; lines: () => Record<string, unknown>[] } {
+/**
+ * The app's own logger (same redaction and serializers), at info level, whose JSON lines are kept in
+ * memory to assert on what was logged: parsed (`lines`) or as written (`text`).
+ */
+export function capturingLogger(): {
+  logger: FastifyBaseLogger;
+  lines: () => Record<string, unknown>[];
+  text: () => string;
+} {
   const chunks: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (chunk: string) => void chunks.push(chunk) });
-  return { logger, lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
+  const logger = createLogger({ logLevel: 'info' }, { write: (chunk: string) => void chunks.push(chunk) });
+  const text = () => chunks.join('');
+  return { logger, lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line)), text };
 }

@@ -28,6 +28,28 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; error: string;
   },
 };
 
+/** What we tell the client about a request Fastify refuses before routing it, by error code. */
+const UNROUTABLE_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'The URL is not valid: it holds a malformed percent-encoding.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A part of the URL is too long.',
+};
+
+/**
+ * Fastify's `frameworkErrors` option: requests it refuses before routing (a malformed URL) get a
+ * 400 `bad_request` in our error shape, with the security headers (`setSecurityHeaders`) and the
+ * `x-request-id` header, since none of the app's hooks runs for them.
+ */
+export function frameworkErrorHandler(
+  setSecurityHeaders: (request: FastifyRequest, reply: FastifyReply) => void,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    setSecurityHeaders(request, reply);
+    request.log.info({ code: error.code }, 'request refused');
+    const message = UNROUTABLE_MESSAGES[error.code] ?? 'The request could not be understood.';
+    void reply.status(400).header('x-request-id', request.id).send(body('bad_request', message));
+  };
+}
+
 /**
  * The one place where errors become HTTP replies. Client mistakes get a 4xx naming the problem;
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.

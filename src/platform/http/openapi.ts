@@ -2,17 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-
-const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { cspDirectives, cspHeaderValue } from './security-headers.js';
 
 export const ErrorResponse = Type.Object(
   {
@@ -47,9 +37,8 @@ export async function registerOpenApi(app: FastifyInstance, publicOrigin: string
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    staticCSP: true,
-    // Swagger UI sets inline styles; the rest of the policy stays as strict as the app's.
-    transformStaticCSP: () => DOCS_CSP,
+    // Swagger UI sets inline styles; the rest of the policy is the app's own.
+    staticCSP: cspHeaderValue(cspDirectives(publicOrigin, { inlineStyles: true })),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,32 +1,76 @@
-import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+
+type HeaderMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: Error) => void) => void;
+
+// helmet is @fastify/helmet's dependency, not ours: load the very (CommonJS) copy it runs, for replies made
+// outside its hooks.
+const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (
+  options: FastifyHelmetOptions,
+) => HeaderMiddleware;
+
+/** A content security policy as directive name → sources (an empty list is a bare directive). */
+export type CspDirectives = Readonly<Record<string, readonly string[]>>;
 
 /**
- * Security headers for the API and our own web app: everything from our origin only, no inline
- * script, no framing, no plugins. The web app is built to live within this policy.
+ * The one content security policy: everything from our origin only, no inline script, no framing,
+ * no plugins. The web app is built to live within it. `inlineStyles` adds `'unsafe-inline'` to
+ * `style-src` and nothing else, for Swagger UI at /docs, which sets inline styles.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, publicOrigin: string): Promise<void> {
-  const https = publicOrigin.startsWith('https:');
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'"],
-        'img-src': ["'self'", 'data:'],
-        'font-src': ["'self'"],
-        'connect-src': ["'self'"],
-        'object-src': ["'none'"],
-        'base-uri': ["'self'"],
-        'form-action': ["'self'"],
-        'frame-ancestors': ["'none'"],
-        ...(https ? { 'upgrade-insecure-requests': [] } : {}),
-      },
-    },
+export function cspDirectives(publicOrigin: string, options: { inlineStyles?: boolean } = {}): CspDirectives {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': options.inlineStyles ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(isHttps(publicOrigin) ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/** The `Content-Security-Policy` header value for `directives`, as helmet writes it. */
+export function cspHeaderValue(directives: CspDirectives): string {
+  return Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join(';');
+}
+
+function helmetOptions(publicOrigin: string): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(publicOrigin) },
     // HSTS only makes sense (and only works) over https.
-    strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: true } : false,
+    strictTransportSecurity: isHttps(publicOrigin) ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'no-referrer' },
-  });
+    // Agrees with `frame-ancestors 'none'` for browsers that only know the older header.
+    xFrameOptions: { action: 'deny' },
+  };
+}
+
+/** Security headers on every response that goes through the request pipeline. */
+export async function registerSecurityHeaders(app: FastifyInstance, publicOrigin: string): Promise<void> {
+  await app.register(fastifyHelmet, helmetOptions(publicOrigin));
+}
+
+/**
+ * The same headers, for replies Fastify makes outside the request pipeline (a malformed URL is
+ * refused before routing, so no hook runs): call the returned function before sending.
+ */
+export function securityHeadersSetter(publicOrigin: string): (request: FastifyRequest, reply: FastifyReply) => void {
+  const setHeaders = helmet(helmetOptions(publicOrigin));
+  return (request, reply) =>
+    setHeaders(request.raw, reply.raw, (error) => {
+      if (error) throw error;
+    });
+}
+
+function isHttps(publicOrigin: string): boolean {
+  return publicOrigin.startsWith('https:');
 }

@@ -1,18 +1,54 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
 const COMMON: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
 
+type SchemaController = NonNullable<FastifyServerOptions['schemaController']>;
+type ValidatorFactory = NonNullable<NonNullable<SchemaController['compilersFactory']>['buildValidator']>;
+
+/** The schemas added with `app.addSchema`, by $id. */
+type SharedSchemas = Readonly<Record<string, AnySchema | AnySchema[]>>;
+
+/** What Fastify passes the validator compiler for each part of each route. */
+interface RouteSchema {
+  readonly schema: AnySchema;
+  readonly httpPart?: string;
+}
+
 /**
- * Request validation. Query strings and path parameters are text by nature, so numbers and booleans
- * there are coerced; a JSON body is taken as sent, so `"qty": "10"` is refused rather than guessed at.
+ * Request validation, given to Fastify as `schemaController.compilersFactory.buildValidator`, which
+ * Fastify calls with the shared schemas (`app.addSchema`) so that a route may `$ref` them.
+ * Query strings, path parameters and headers are text by nature, so numbers and booleans there are
+ * coerced; a JSON body is taken as sent, so `"qty": "10"` is refused rather than guessed at.
  */
-export function registerValidation(app: FastifyInstance): void {
-  const coercing = addFormats(new Ajv({ ...COMMON, coerceTypes: 'array' }));
-  const exact = addFormats(new Ajv({ ...COMMON, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+export function buildRequestValidator(externalSchemas: SharedSchemas): (route: RouteSchema) => ValidateFunction {
+  const coercing = requestAjv('array', externalSchemas);
+  const exact = requestAjv(false, externalSchemas);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? exact : coercing;
+    // A route may use a shared schema itself as its body; Ajv compiles each $id once.
+    const shared = typeof schema === 'object' && typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined;
+    return (shared as ValidateFunction | undefined) ?? ajv.compile(schema);
+  };
+}
+
+/** The `schemaController` server option that installs `buildRequestValidator`. */
+export const requestValidation: SchemaController = {
+  // Fastify's type for the factory describes Ajv's own `compile`, not the route-aware compiler it really calls.
+  compilersFactory: { buildValidator: buildRequestValidator as unknown as ValidatorFactory },
+};
+
+function requestAjv(coerceTypes: Options['coerceTypes'], externalSchemas: SharedSchemas): Ajv {
+  const ajv = addFormats(new Ajv({ ...COMMON, coerceTypes }));
+  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema);
+  return ajv;
+}
+
+/** Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. */
+export function acceptJsonBodiesOnly(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
 }

@@ -51,15 +51,38 @@ describeEachDialect('app', (db, dialect) => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['strict-transport-security']).toBeUndefined();
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("gives /docs the app's own policy but for inline styles", async () => {
+    const appPolicy = directives((await app.inject({ url: '/healthz' })).headers['content-security-policy']);
+    const docsPolicy = directives((await app.inject({ url: '/docs/' })).headers['content-security-policy']);
+    expect(docsPolicy).toEqual({ ...appPolicy, 'style-src': "'self' 'unsafe-inline'" });
+    expect(docsPolicy['script-src']).toBe("'self'");
   });
 
   it('adds HSTS when the public origin is https', async () => {
     const secureApp = await buildTestApp(db().handle, { env: { PUBLIC_ORIGIN: 'https://trade.example.com' } });
     const response = await secureApp.inject({ url: '/healthz' });
     expect(response.headers['strict-transport-security']).toContain('max-age=31536000');
+    const docs = await secureApp.inject({ url: '/docs/' });
+    expect(directives(docs.headers['content-security-policy'])).toHaveProperty('upgrade-insecure-requests');
     await secureApp.close();
   });
 });
+
+/** A Content-Security-Policy header as directive name → sources. */
+function directives(header: string | string[] | number | undefined): Record<string, string> {
+  const entries = String(header)
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter(Boolean)
+    .map((directive) => {
+      const [name = '', ...sources] = directive.split(/\s+/);
+      return [name, sources.join(' ')] as const;
+    });
+  return Object.fromEntries(entries);
+}

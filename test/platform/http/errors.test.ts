@@ -77,8 +77,11 @@ describeEachDialect('HTTP errors', (db) => {
     ['empty JSON body', 'POST', '/fixture/symbols', '', {}, 400, 'malformed_json'],
     ['body over the limit', 'POST', '/fixture/symbols', JSON.stringify({ symbol: 'SPY', name: 'x'.repeat(4000) }), {}, 413, 'payload_too_large'],
     ['wrong content type', 'POST', '/fixture/symbols', 'symbol=SPY', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
+    ['plain text body', 'POST', '/fixture/symbols', JSON.stringify({ symbol: 'SPY', name: 'n' }), { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
+    ['malformed URL', 'GET', '/api/%E0%A4%A', undefined, {}, 400, 'bad_request'],
     ['missing Origin', 'POST', '/fixture/symbols', JSON.stringify({ symbol: 'SPY', name: 'n' }), { origin: '' }, 403, 'origin_mismatch'],
     ['foreign Origin', 'POST', '/fixture/symbols', JSON.stringify({ symbol: 'SPY', name: 'n' }), { origin: 'https://evil.example' }, 403, 'origin_mismatch'],
+    ['foreign Origin, unknown route', 'POST', '/api/nope', '{}', { origin: 'https://evil.example' }, 403, 'origin_mismatch'],
   ] as const)('%s → %s %s, nothing written', async (_name, method, url, payload, headers, status, error) => {
     const response = await app.inject({
       method,
@@ -138,6 +141,17 @@ describeEachDialect('HTTP errors', (db) => {
     expect(response.body).not.toMatch(/at .*\.ts:\d+/);
     const logged = log.lines().find((line) => line.reqId === requestId && line.level === 50);
     expect(logged).toMatchObject({ msg: 'unhandled error', err: { message: expect.stringContaining('leaked?') } });
+  });
+
+  it('answers a URL Fastify cannot decode in our error shape, with the security headers and a request id', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'bad_request', message: expect.stringContaining('URL') });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(String(response.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
   it('lets safe methods through without an Origin', async () => {

@@ -5,6 +5,7 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { beforeEach, expect, it, onTestFinished } from 'vitest';
+import { capturingLogger } from '../../helpers/app.js';
 import { describeEachDialect, type TestDatabase } from '../../helpers/dialects.js';
 import { ManualClock } from '../../helpers/clock.js';
 import { startSmtpServer, unusedSmtpUrl, type TestSmtpServer } from './smtp-test-server.js';
@@ -165,15 +166,8 @@ describeEachDialect('mail without SMTP_URL', (db) => {
     expect(addresses(mail.to)).toEqual(['jane@example.com']);
     expect(mail.text?.trimEnd()).toBe(BODIES.text);
     expect(mail.html).toBe(BODIES.html);
-    expect(log.lines.filter((line) => line.includes(file))).toHaveLength(1);
+    expect(log.lines().filter((line) => JSON.stringify(line).includes(file))).toHaveLength(1);
     const sent = await db().handle.db.selectFrom('mail_outbox').select('sent_at').where('id', '=', outboxId).executeTakeFirstOrThrow();
     expect(sent.sent_at).toBe(clock.now().toISOString());
   });
 });
-
-/** A pino logger whose JSON lines are kept in memory, to assert on what was logged. */
-function capturingLogger(): { logger: FastifyBaseLogger; lines: string[] } {
-  const lines: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-  return { logger, lines };
-}
