@@ -39,6 +39,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
+    // Behind a load balancer, the client address (rate limits, /24 prefixes) comes from X-Forwarded-For.
+    trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     schemaController: requestValidation,
     // Requests refused before routing (a malformed URL) answer in our error shape too.
     frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),

@@ -69,10 +69,22 @@ describe('loadConfig', () => {
     [{ FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT: '2' }, 'FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'the load balancer' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '2' }, 'TRUST_PROXY'],
     [{ AUTH_V1: 'off', HOST: '0.0.0.0' }, 'AUTH_V1=off'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it.each([
+    [undefined, false],
+    ['0', false],
+    ['10.0.0.0/8, ::1', ['10.0.0.0/8', '::1']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%s as %j', (raw, expected) => {
+    expect(loadConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 
   it('reports every bad variable at once', () => {

@@ -29,6 +29,8 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  /** Which proxies' `X-Forwarded-For` to believe: none (false), or their addresses/CIDRs. */
+  readonly trustProxy: false | readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -88,6 +90,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const logLevel = parseChoice('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS, problems);
   const bodyLimitBytes = parseInteger('BODY_LIMIT_BYTES', read('BODY_LIMIT_BYTES') ?? String(1024 * 1024), 1024, 64 * 1024 * 1024, problems);
 
+  const trustProxy = parseTrustProxy('TRUST_PROXY', read('TRUST_PROXY'), problems);
+
   // The single-operator mode has no accounts, so it must never be reachable from another machine.
   if (authV1 === 'off' && !isLoopback(host)) {
     problems.push(`AUTH_V1=off runs without accounts and is only allowed on a loopback HOST (127.0.0.1, ::1, localhost), got "${host}"`);
@@ -114,6 +118,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     redisUrl,
     logLevel,
     bodyLimitBytes,
+    trustProxy,
   });
 }
 
@@ -169,4 +174,26 @@ function parseUrl(name: string, raw: string | undefined, protocols: readonly str
   }
   problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   return null;
+}
+
+/** Named ranges that Fastify's proxy-addr understands. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function parseTrustProxy(name: string, raw: string | undefined, problems: string[]): false | readonly string[] {
+  if (raw === undefined || FALSE_WORDS.includes(raw.toLowerCase())) return false;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.includes(entry)) return false;
+    const [address = '', bits] = entry.split('/');
+    const version = isIP(address);
+    const maxBits = version === 4 ? 32 : 128;
+    return version === 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits));
+  });
+  if (bad.length > 0 || entries.length === 0) {
+    problems.push(
+      `${name} must list the proxies' addresses or CIDRs (such as 10.0.0.0/8,::1, or loopback, uniquelocal); got "${raw}"`,
+    );
+    return false;
+  }
+  return Object.freeze(entries);
 }

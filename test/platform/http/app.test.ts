@@ -64,6 +64,24 @@ describeEachDialect('app', (db, dialect) => {
     expect(docsPolicy['script-src']).toBe("'self'");
   });
 
+  it('takes the client address from X-Forwarded-For only when TRUST_PROXY says so', async () => {
+    const addressOf = async (env: Record<string, string>) => {
+      const proxied = await buildTestApp(db().handle, { env });
+      proxied.get('/fixture/ip', async (request) => ({ ip: request.ip }));
+      const response = await proxied.inject({
+        url: '/fixture/ip',
+        remoteAddress: '10.0.0.5',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+      await proxied.close();
+      return response.json().ip;
+    };
+    expect(await addressOf({})).toBe('10.0.0.5');
+    expect(await addressOf({ TRUST_PROXY: 'uniquelocal' })).toBe('203.0.113.9');
+    expect(await addressOf({ TRUST_PROXY: '10.0.0.0/8' })).toBe('203.0.113.9');
+    expect(await addressOf({ TRUST_PROXY: '192.168.0.0/16' })).toBe('10.0.0.5');
+  });
+
   it('adds HSTS when the public origin is https', async () => {
     const secureApp = await buildTestApp(db().handle, { env: { PUBLIC_ORIGIN: 'https://trade.example.com' } });
     const response = await secureApp.inject({ url: '/healthz' });
