@@ -22,8 +22,9 @@ function tradelab(dataDir: string, args: string[], env: Record<string, string> =
   return run(TSX, ['src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
 }
 
+/** Node itself is the child (no tsx wrapper process), so a kill reaches the server and nothing is orphaned. */
 function start(dataDir: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(TSX, ['src/cli.ts', ...args], {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: 'ignore',
   });
