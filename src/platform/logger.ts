@@ -2,9 +2,17 @@ import pino from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import { truncateClientAddress } from './audit/client-address.js';
+import { isSecretKey } from './audit/redact.js';
 
-/** A query parameter whose decoded name contains one of these has its value kept out of the logs. */
-const SECRET_NAME = /token|code|key|secret|password|signature|session|auth/i;
+/**
+ * In a URL, beyond the names the audit log drops, any name with one of these words is kept out of the
+ * logs too: an over-matched `postcode` costs nothing there, a leaked `recovery_code` would.
+ */
+const SECRET_IN_URL = /code|key|session|auth/i;
+
+function isSecretQueryName(name: string): boolean {
+  return isSecretKey(name) || SECRET_IN_URL.test(name);
+}
 
 /**
  * `url` as it may be logged: the path as it is, and every query parameter whose decoded name looks
@@ -20,7 +28,7 @@ export function stripSecretsFromUrl(url: string): string {
     .map((param) => {
       const [name] = [...new URLSearchParams(param).keys()];
       const valueStart = param.indexOf('=');
-      if (name === undefined || valueStart === -1 || !SECRET_NAME.test(name)) return param;
+      if (name === undefined || valueStart === -1 || !isSecretQueryName(name)) return param;
       return `${param.slice(0, valueStart)}=[redacted]`;
     });
   return `${url.slice(0, queryStart)}?${params.join('&')}`;

@@ -18,7 +18,7 @@ export function maskEmail(text: string): string {
 }
 
 /** True for a key whose value is a secret and must be dropped (`token`, `clientDataJSON`, `set-cookie`…). */
-function isSecretKey(key: string): boolean {
+export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key.toLowerCase().replace(/[_-]/g, ''));
 }
 
