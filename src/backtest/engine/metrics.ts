@@ -1,0 +1,129 @@
+/**
+ * Every summary statistic of a backtest, defined once (formulas also in docs/backtesting.md).
+ * A ratio whose denominator is zero, or a result that would not be a finite number, is null.
+ */
+import { calendarDaysBetween } from './simulate.js';
+import type { BacktestMetrics, BacktestTrade } from './types.js';
+
+export const TRADING_DAYS_PER_YEAR = 252;
+export const DAYS_PER_YEAR = 365.25;
+
+export function computeMetrics(
+  dates: readonly string[],
+  equity: Float64Array,
+  drawdowns: Float64Array,
+  trades: readonly BacktestTrade[],
+  initialCapital: number,
+): BacktestMetrics {
+  const finalCapital = equity[equity.length - 1]!;
+  const days = calendarDaysBetween(dates[0]!, dates[dates.length - 1]!);
+  const roundTrips = tradeStatistics(trades);
+  return {
+    final_capital: finalCapital,
+    total_return: finalCapital / initialCapital - 1,
+    annualized_return: annualizedReturn(initialCapital, finalCapital, days),
+    sharpe_ratio: sharpeRatio(equity),
+    max_drawdown: maxDrawdown(drawdowns),
+    ...roundTrips,
+  };
+}
+
+/**
+ * (final / initial)^(365.25 / days) − 1 over the calendar days between the first and the last bar.
+ * With 0 days (one bar, or one date) nothing can have changed yet: the total return (0) is reported.
+ */
+export function annualizedReturn(initialCapital: number, finalCapital: number, days: number): number | null {
+  if (days <= 0) return finalCapital / initialCapital - 1;
+  return finite(Math.pow(finalCapital / initialCapital, DAYS_PER_YEAR / days) - 1);
+}
+
+/**
+ * mean / sample standard deviation (n − 1) of the daily returns equity[t] / equity[t − 1] − 1, × √252,
+ * risk-free rate 0. null with fewer than 2 returns or a zero standard deviation (flat equity).
+ * A return from an equity of 0 counts as 0.
+ */
+export function sharpeRatio(equity: Float64Array): number | null {
+  const count = equity.length - 1;
+  if (count < 2) return null;
+  let sum = 0;
+  for (let t = 1; t <= count; t++) sum += dailyReturn(equity, t);
+  const mean = sum / count;
+  let squares = 0;
+  for (let t = 1; t <= count; t++) {
+    const d = dailyReturn(equity, t) - mean;
+    squares += d * d;
+  }
+  const deviation = Math.sqrt(squares / (count - 1));
+  if (deviation === 0) return null;
+  return finite((mean / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
+}
+
+function dailyReturn(equity: Float64Array, t: number): number {
+  const before = equity[t - 1]!;
+  return before === 0 ? 0 : equity[t]! / before - 1;
+}
+
+/** The lowest drawdown: a fraction ≤ 0, −0.25 meaning equity fell 25 % below its running peak. */
+export function maxDrawdown(drawdowns: Float64Array): number {
+  let lowest = 0;
+  for (let t = 0; t < drawdowns.length; t++) if (drawdowns[t]! < lowest) lowest = drawdowns[t]!;
+  return lowest;
+}
+
+type TradeStatistics = Pick<
+  BacktestMetrics,
+  | 'win_rate'
+  | 'profit_factor'
+  | 'total_trades'
+  | 'winning_trades'
+  | 'losing_trades'
+  | 'avg_profit'
+  | 'avg_loss'
+  | 'avg_holding_days'
+>;
+
+/**
+ * Over round trips (each SELL, including the closing sale at the end): a win has pnl > 0, a loss pnl < 0, a
+ * break-even trade is neither. win_rate = wins / trades; profit_factor = gross profit / |gross loss|;
+ * avg_profit / avg_loss = mean pnl (currency) of the wins / of the losses (avg_loss < 0);
+ * avg_holding_days = mean duration of all round trips.
+ */
+export function tradeStatistics(trades: readonly BacktestTrade[]): TradeStatistics {
+  let total = 0;
+  let wins = 0;
+  let losses = 0;
+  let grossProfit = 0;
+  let grossLoss = 0;
+  let holdingDays = 0;
+  for (const trade of trades) {
+    if (trade.type !== 'SELL') continue;
+    const pnl = trade.pnl!;
+    total++;
+    holdingDays += trade.duration!;
+    if (pnl > 0) {
+      wins++;
+      grossProfit += pnl;
+    } else if (pnl < 0) {
+      losses++;
+      grossLoss += pnl;
+    }
+  }
+  return {
+    win_rate: ratio(wins, total),
+    profit_factor: ratio(grossProfit, -grossLoss),
+    total_trades: total,
+    winning_trades: wins,
+    losing_trades: losses,
+    avg_profit: ratio(grossProfit, wins),
+    avg_loss: ratio(grossLoss, losses),
+    avg_holding_days: ratio(holdingDays, total),
+  };
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : finite(numerator / denominator);
+}
+
+function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,149 @@
+/**
+ * The JSON bodies of POST /api/backtest ("Legacy backtest result") and POST /api/compare-strategies ("Comparison
+ * result"), shaped in one place with the contract's field order. Numbers are passed through unrounded: the engine's
+ * arithmetic runs in a fixed order, so the same request gives byte-identical JSON.
+ */
+import type { BacktestMetrics, BacktestRun, BacktestTrade, StrategyTemplate } from './types.js';
+
+export type DataFeed = 'delayed_sip' | 'sip';
+
+type MetricsWithoutFinal = Omit<BacktestMetrics, 'final_capital'>;
+
+export interface LegacyBacktestResult {
+  symbol: string;
+  strategy_name: string;
+  start_date: string;
+  end_date: string;
+  initial_capital: number;
+  final_capital: number;
+  data_feed: DataFeed;
+  total_return: number;
+  annualized_return: number | null;
+  max_drawdown: number;
+  win_rate: number | null;
+  sharpe_ratio: number | null;
+  profit_factor: number | null;
+  total_trades: number;
+  winning_trades: number;
+  losing_trades: number;
+  avg_profit: number | null;
+  avg_loss: number | null;
+  avg_holding_days: number | null;
+  dates: string[];
+  equity_curve: number[];
+  drawdowns: number[];
+  trades: BacktestTrade[];
+}
+
+export interface ComparisonEntry extends MetricsWithoutFinal {
+  id: string;
+  name: string;
+  equity_curve: number[];
+}
+
+export interface ComparisonResult {
+  symbol: string;
+  start_date: string;
+  end_date: string;
+  initial_capital: number;
+  data_feed: DataFeed;
+  dates: string[];
+  strategies: ComparisonEntry[];
+}
+
+export interface LegacyBacktestInput {
+  readonly symbol: string;
+  /** The template's display name. */
+  readonly strategyName: string;
+  /** The requested range as ISO 8601 UTC timestamps (normalized by the caller, e.g. Date#toISOString()). */
+  readonly startDate: string;
+  readonly endDate: string;
+  readonly initialCapital: number;
+  readonly dataFeed: DataFeed;
+  /** The bar dates the run covered, 'YYYY-MM-DD', aligned with run.equity. */
+  readonly dates: readonly string[];
+  readonly run: BacktestRun;
+}
+
+export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktestResult {
+  const { run } = input;
+  const m = run.metrics;
+  return {
+    symbol: input.symbol,
+    strategy_name: input.strategyName,
+    start_date: input.startDate,
+    end_date: input.endDate,
+    initial_capital: input.initialCapital,
+    final_capital: m.final_capital,
+    data_feed: input.dataFeed,
+    total_return: m.total_return,
+    annualized_return: m.annualized_return,
+    max_drawdown: m.max_drawdown,
+    win_rate: m.win_rate,
+    sharpe_ratio: m.sharpe_ratio,
+    profit_factor: m.profit_factor,
+    total_trades: m.total_trades,
+    winning_trades: m.winning_trades,
+    losing_trades: m.losing_trades,
+    avg_profit: m.avg_profit,
+    avg_loss: m.avg_loss,
+    avg_holding_days: m.avg_holding_days,
+    dates: [...input.dates],
+    equity_curve: Array.from(run.equity),
+    drawdowns: Array.from(run.drawdowns),
+    trades: run.trades.map((t) => ({
+      date: t.date,
+      type: t.type,
+      price: t.price,
+      shares: t.shares,
+      value: t.value,
+      pnl: t.pnl,
+      return: t.return,
+      duration: t.duration,
+    })),
+  };
+}
+
+/** One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns. */
+export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): ComparisonEntry {
+  const m = run.metrics;
+  return {
+    id: template.id,
+    name: template.name,
+    equity_curve: Array.from(run.equity),
+    total_return: m.total_return,
+    annualized_return: m.annualized_return,
+    sharpe_ratio: m.sharpe_ratio,
+    max_drawdown: m.max_drawdown,
+    win_rate: m.win_rate,
+    profit_factor: m.profit_factor,
+    total_trades: m.total_trades,
+    winning_trades: m.winning_trades,
+    losing_trades: m.losing_trades,
+    avg_profit: m.avg_profit,
+    avg_loss: m.avg_loss,
+    avg_holding_days: m.avg_holding_days,
+  };
+}
+
+export interface ComparisonInput {
+  readonly symbol: string;
+  readonly startDate: string;
+  readonly endDate: string;
+  readonly initialCapital: number;
+  readonly dataFeed: DataFeed;
+  readonly dates: readonly string[];
+  readonly strategies: readonly ComparisonEntry[];
+}
+
+export function comparisonResult(input: ComparisonInput): ComparisonResult {
+  return {
+    symbol: input.symbol,
+    start_date: input.startDate,
+    end_date: input.endDate,
+    initial_capital: input.initialCapital,
+    data_feed: input.dataFeed,
+    dates: [...input.dates],
+    strategies: [...input.strategies],
+  };
+}
