@@ -83,7 +83,7 @@ describe('indicators agree with trading-signals on the SPX series (2000–2020)'
 
   it.each([2, 10, 20, 55])('highest/lowest(%i) match Donchian channels', (period) => {
     const reference = new DonchianChannels(period);
-    const results = close.map((_, i) => reference.add({ high: bars.high[i]!, low: bars.low[i]!, close: close[i]! }));
+    const results = close.map((_value, i) => reference.add({ high: bars.high[i]!, low: bars.low[i]! }));
     expectSeries(highest(bars.high, period), results.map((r) => r?.upper ?? null));
     expect(expectSeries(lowest(bars.low, period), results.map((r) => r?.lower ?? null))).toBe(close.length - period + 1);
   });
