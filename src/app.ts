@@ -12,6 +12,10 @@ import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { healthRoutes } from './health/health.routes.js';
+import { createMarketData } from './market/market-data.service.js';
+import { symbolsRoutes } from './market/symbols.routes.js';
+import { templatesRoutes } from './backtest/templates.routes.js';
+import { backtestRoutes } from './backtest/backtest.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -64,6 +68,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerOpenApi(app, config.publicOrigin);
 
   await app.register(healthRoutes(platform.db));
+  const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
+  await app.register(symbolsRoutes(platform.db));
+  await app.register(templatesRoutes());
+  await app.register(backtestRoutes(platform, marketData));
 
   return app as unknown as App;
 }

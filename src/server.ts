@@ -5,10 +5,12 @@ import { createLogger } from './platform/logger.js';
 import { assemblePlatform } from './platform/platform.js';
 import { buildApp } from './app.js';
 import { createJobRunner } from './job-runner.js';
+import { loadDemoDataIfEmpty } from './market/bar-store.service.js';
 
 /** Serves HTTP and, unless told not to, runs the job worker in the same process. Stops cleanly on SIGINT/SIGTERM. */
 export async function serve(config: Config, options: { worker: boolean }): Promise<void> {
   const app = await buildApp(config);
+  await loadDemoDataIfEmpty(app.platform.db, app.platform.clock, app.log);
   const jobs = options.worker ? createJobRunner(app.platform) : undefined;
   onShutdown(async () => {
     await jobs?.stop();

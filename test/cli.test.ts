@@ -74,7 +74,7 @@ describe('tradelab command line', () => {
       ),
     );
     const applied = outputs.map((o) => JSON.parse(o.stdout) as string[]);
-    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial']]);
+    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial', '0002_bars_version']]);
   });
 
   it('stops at start-up with a message naming each bad variable', async () => {

@@ -31,6 +31,19 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Which proxies' `X-Forwarded-For` to believe: none (false), or their addresses/CIDRs. */
   readonly trustProxy: false | readonly string[];
+  /** Alpaca Market Data v2: both keys set, or `null` (only stored bars are used). */
+  readonly alpaca: AlpacaConfig | null;
+  /** Legacy backtest/compare requests allowed per minute per client prefix. */
+  readonly legacyBacktestRateLimit: number;
+}
+
+export interface AlpacaConfig {
+  readonly keyId: string;
+  readonly secretKey: string;
+  /** Base URL of the data API (tests point it at a local server). */
+  readonly dataUrl: string;
+  /** How long one provider request may take before it is a 504 `provider_timeout`. */
+  readonly timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +104,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const bodyLimitBytes = parseInteger('BODY_LIMIT_BYTES', read('BODY_LIMIT_BYTES') ?? String(1024 * 1024), 1024, 64 * 1024 * 1024, problems);
 
   const trustProxy = parseTrustProxy('TRUST_PROXY', read('TRUST_PROXY'), problems);
+  const alpaca = parseAlpaca(read, problems);
+  const legacyBacktestRateLimit = parseInteger('LEGACY_BACKTEST_RATE_LIMIT', read('LEGACY_BACKTEST_RATE_LIMIT') ?? '120', 1, 1_000_000_000, problems);
 
   // The single-operator mode has no accounts, so it must never be reachable from another machine.
   if (authV1 === 'off' && !isLoopback(host)) {
@@ -119,7 +134,22 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     bodyLimitBytes,
     trustProxy,
+    alpaca,
+    legacyBacktestRateLimit,
   });
+}
+
+function parseAlpaca(read: (name: string) => string | undefined, problems: string[]): AlpacaConfig | null {
+  const keyId = read('ALPACA_KEY_ID');
+  const secretKey = read('ALPACA_SECRET_KEY');
+  const dataUrl = parseUrl('ALPACA_DATA_URL', read('ALPACA_DATA_URL') ?? 'https://data.alpaca.markets', ['https:', 'http:'], problems);
+  const timeoutMs = parseInteger('ALPACA_TIMEOUT_MS', read('ALPACA_TIMEOUT_MS') ?? '10000', 100, 120000, problems);
+  if ((keyId === undefined) !== (secretKey === undefined)) {
+    problems.push('ALPACA_KEY_ID and ALPACA_SECRET_KEY go together: set both, or neither to use only stored bars');
+    return null;
+  }
+  if (keyId === undefined || secretKey === undefined || dataUrl === null) return null;
+  return Object.freeze({ keyId, secretKey, dataUrl: dataUrl.replace(/\/+$/, ''), timeoutMs });
 }
 
 export function isLoopback(host: string): boolean {

@@ -145,6 +145,8 @@ export interface SymbolsTable {
   symbol: string;
   name: string;
   created_at: Timestamp;
+  /** Raised with every change to the symbol's bars: the cache key of in-memory series. */
+  bars_version: Generated<number>;
 }
 
 export interface BarsTable {

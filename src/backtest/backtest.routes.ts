@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Platform } from '../platform/platform.js';
+import { MINUTE } from '../platform/clock.js';
+import { rateLimit } from '../platform/http/rate-limit.js';
+import type { MarketData } from '../market/market-data.service.js';
+import { BacktestRequest, BacktestResult, CompareRequest, ComparisonResult } from './backtest.schema.js';
+import { compareStrategies, runLegacyBacktest } from './backtest.service.js';
+
+const ERRORS = {
+  400: { $ref: 'ErrorResponse#' },
+  403: { $ref: 'ErrorResponse#' },
+  404: { $ref: 'ErrorResponse#' },
+  422: { $ref: 'ErrorResponse#' },
+  429: { $ref: 'ErrorResponse#' },
+} as const;
+
+/**
+ * The legacy backtest and comparison: no session, nothing stored (so no Origin check), rate-limited
+ * per client prefix (`LEGACY_BACKTEST_RATE_LIMIT`, default 120/min).
+ */
+export function backtestRoutes(platform: Platform, marketData: MarketData): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const limited = rateLimit(platform.rateLimiter, 'legacy-backtest', { limit: platform.config.legacyBacktestRateLimit, windowMs: MINUTE });
+
+    app.post(
+      '/api/backtest',
+      {
+        config: { changesState: false },
+        preHandler: limited,
+        schema: { tags: ['backtest'], summary: 'Backtest a strategy template on a symbol', body: BacktestRequest, response: { 200: BacktestResult, ...ERRORS } },
+      },
+      async (request) => runLegacyBacktest(marketData, request.body),
+    );
+
+    app.post(
+      '/api/compare-strategies',
+      {
+        config: { changesState: false },
+        preHandler: limited,
+        schema: { tags: ['backtest'], summary: 'Compare strategy templates on a symbol', body: CompareRequest, response: { 200: ComparisonResult, ...ERRORS } },
+      },
+      async (request) => compareStrategies(marketData, request.body),
+    );
+  };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import { BadRequest } from '../platform/errors.js';
+import type { Bar } from './bar-series.js';
+import { hasAnyBar, upsertBarBatch } from './bars.repo.js';
+import { parseBarsCsv } from './csv-bars.js';
+import { bumpBarsVersion, upsertSymbol } from './symbols.repo.js';
+
+const BATCH = 1000;
+/** Upper-case tickers as exchanges and data vendors write them: `SPX`, `BRK.B`, `BF-B`, `^GSPC`. */
+const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
+
+export const DEMO_SYMBOL = { symbol: 'SPX', name: 'S&P 500 Index' } as const;
+
+export function assertTicker(symbol: string): void {
+  if (!TICKER.test(symbol)) {
+    throw new BadRequest(`Symbol "${symbol}" is not a ticker: upper-case letters and digits, such as SPX, AAPL or BRK.B.`, undefined, 'invalid_symbol');
+  }
+}
+
+export interface StoreBarsResult {
+  /** Rows inserted or changed; 0 when the store already held exactly these bars. */
+  readonly changed: number;
+}
+
+/**
+ * Stores `bars` of `symbol` in one transaction: the symbol (created, or renamed when `name` is given),
+ * every bar upserted by date in batches, and the symbol's bar version raised when anything changed so
+ * that every process drops its cached series. Either all of it is stored or none.
+ */
+export async function storeBars(
+  db: Db,
+  clock: Clock,
+  input: { symbol: string; name?: string | undefined; bars: readonly Bar[] },
+  onProgress: (stored: number) => void = () => {},
+): Promise<StoreBarsResult> {
+  return db.transaction().execute(async (tx) => {
+    await upsertSymbol(tx, input.symbol, input.name ?? input.symbol, clock.now().toISOString(), input.name !== undefined);
+    let changed = 0;
+    for (let offset = 0; offset < input.bars.length; offset += BATCH) {
+      const batch = input.bars.slice(offset, offset + BATCH);
+      changed += await upsertBarBatch(tx, input.symbol, batch);
+      onProgress(offset + batch.length);
+    }
+    if (changed > 0) await bumpBarsVersion(tx, input.symbol);
+    return { changed };
+  });
+}
+
+/** The vega-datasets S&P 500 daily series (2000-01-03 to 2020-04-17) shipped in node_modules. */
+export function demoDataFile(): string {
+  // The package exports only its entry point (build/index.js), not package.json: the data sits beside build/.
+  const entry = createRequire(import.meta.url).resolve('vega-datasets');
+  return path.join(path.dirname(entry), '..', 'data', 'sp500-2000.csv');
+}
+
+/**
+ * Loads the demo series as `SPX` when the store holds no bar at all; otherwise does nothing. Safe to
+ * run from several processes at once (the upsert makes a second load change nothing).
+ */
+export async function loadDemoDataIfEmpty(db: Db, clock: Clock, logger: Pick<FastifyBaseLogger, 'info'>): Promise<boolean> {
+  if (await hasAnyBar(db)) return false;
+  const file = demoDataFile();
+  const { bars } = parseBarsCsv(fs.readFileSync(file, 'utf8'), file);
+  await storeBars(db, clock, { ...DEMO_SYMBOL, bars });
+  logger.info(
+    { symbol: DEMO_SYMBOL.symbol, bars: bars.length, from: bars[0]!.date, to: bars.at(-1)!.date },
+    `bar store was empty: loaded the demo series ${DEMO_SYMBOL.symbol} (${bars.length} daily bars from vega-datasets)`,
+  );
+  return true;
+}

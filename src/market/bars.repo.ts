@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../platform/db/database.js';
+import type { Bar } from './bar-series.js';
+
+/**
+ * Inserts or updates one batch of `symbol`'s bars by date (keep it to ~1,000 rows: 7 parameters each);
+ * a bar whose prices are already stored is left alone. Returns how many rows were inserted or changed
+ * (0 on a re-import of the same data).
+ */
+export async function upsertBarBatch(db: DbOrTx, symbol: string, bars: readonly Bar[]): Promise<number> {
+  const rows = bars.map((bar) => ({ symbol, date: bar.date, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume }));
+  const result = await db
+    .insertInto('bars')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['symbol', 'date'])
+        .doUpdateSet((eb) => ({
+          open: eb.ref('excluded.open'),
+          high: eb.ref('excluded.high'),
+          low: eb.ref('excluded.low'),
+          close: eb.ref('excluded.close'),
+          volume: eb.ref('excluded.volume'),
+        }))
+        .where((eb) =>
+          eb.or(
+            (['open', 'high', 'low', 'close', 'volume'] as const).map((column) =>
+              eb(`bars.${column}`, '<>', eb.ref(`excluded.${column}`)),
+            ),
+          ),
+        ),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+}
+
+/** Every stored bar of `symbol`, oldest first. */
+export async function readBars(db: DbOrTx, symbol: string): Promise<Bar[]> {
+  return db
+    .selectFrom('bars')
+    .select(['date', 'open', 'high', 'low', 'close', 'volume'])
+    .where('symbol', '=', symbol)
+    .orderBy('date')
+    .execute();
+}
+
+/** Whether any bar is stored at all (the demo data is loaded into an empty store only). */
+export async function hasAnyBar(db: DbOrTx): Promise<boolean> {
+  const row = await db.selectFrom('bars').select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import cliProgress from 'cli-progress';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import { assertTicker, storeBars } from './bar-store.service.js';
+import { parseBarsCsv } from './csv-bars.js';
+
+export interface ImportBarsOptions {
+  readonly file: string;
+  readonly symbol: string;
+  readonly name?: string | undefined;
+  /** Where progress goes: a bar when it is a terminal, a plain line per batch otherwise. */
+  readonly progressStream?: NodeJS.WriteStream;
+}
+
+export interface ImportBarsSummary {
+  readonly symbol: string;
+  readonly bars: number;
+  readonly changed: number;
+  readonly skippedNullRows: number;
+  readonly adjusted: boolean;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * `tradelab import-bars`: parses and validates the whole file first (a bad row throws `CsvBarsError`
+ * naming file and line, and nothing is stored), then stores every bar in one transaction.
+ */
+export async function importBarsFile(db: Db, clock: Clock, options: ImportBarsOptions): Promise<ImportBarsSummary> {
+  assertTicker(options.symbol);
+  const parsed = parseBarsCsv(fs.readFileSync(options.file, 'utf8'), options.file);
+  const stream = options.progressStream ?? process.stderr;
+  const total = parsed.bars.length;
+  const bar = stream.isTTY ? new cliProgress.SingleBar({ stream, format: `${options.symbol} {bar} {value}/{total} bars` }, cliProgress.Presets.shades_classic) : undefined;
+  bar?.start(total, 0);
+  try {
+    const { changed } = await storeBars(db, clock, { symbol: options.symbol, name: options.name, bars: parsed.bars }, (stored) => {
+      if (bar) bar.update(stored);
+      else stream.write(`${options.symbol}: ${stored}/${total} bars\n`);
+    });
+    return {
+      symbol: options.symbol,
+      bars: total,
+      changed,
+      skippedNullRows: parsed.skippedNullRows,
+      adjusted: parsed.adjusted,
+      from: parsed.bars[0]!.date,
+      to: parsed.bars.at(-1)!.date,
+    };
+  } finally {
+    bar?.stop();
+  }
+}

@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AlpacaConfig } from '../platform/config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import { Forbidden, NotFound } from '../platform/errors.js';
+import { fetchAlpacaDailyBars, FEED_DELAY_MS, type DataFeed } from './alpaca.provider.js';
+import { sliceSeries, type BarSeries } from './bar-series.js';
+import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
+import { storeBars } from './bar-store.service.js';
+
+/** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
+const PROVIDER_HISTORY_START = '1990-01-01';
+
+export interface MarketDataDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly logger: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  readonly alpaca: AlpacaConfig | null;
+  /** Injected into the provider so tests do not wait out `Retry-After`. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface MarketData {
+  /**
+   * The stored bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), fetched from the provider
+   * first when it is configured and the store lacks them. Throws 404 `unknown_symbol`, 403
+   * `feed_not_entitled`, or a provider error (502/503/504). The result may be empty.
+   */
+  barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarSeries>;
+  readonly cache: BarSeriesCache;
+}
+
+export function createMarketData(deps: MarketDataDeps): MarketData {
+  const cache = new BarSeriesCache(deps.db);
+  /** When this process last asked the provider for a symbol's newest bars (delayed feed): at most every 15 min. */
+  const tailCheckedAt = new Map<string, number>();
+
+  async function fetchAndStore(symbol: string, from: string, to: string, feed: DataFeed): Promise<CachedSeries | undefined> {
+    const bars = await fetchAlpacaDailyBars({ config: deps.alpaca!, clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}) }, symbol, from, to, feed);
+    tailCheckedAt.set(symbol, deps.clock.now().getTime());
+    if (bars.length > 0) {
+      const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars });
+      if (changed > 0) deps.logger.info({ symbol, changed, from, to }, 'bars fetched from the market-data provider and stored');
+    }
+    return cache.get(symbol);
+  }
+
+  async function barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarSeries> {
+    if (feed === 'sip' && deps.alpaca === null) {
+      throw new Forbidden('Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".', 'feed_not_entitled');
+    }
+    let cached = await cache.get(symbol);
+    if (deps.alpaca !== null) {
+      const last = cached?.series.dates.at(-1);
+      if (last === undefined) {
+        cached = await fetchAndStore(symbol, PROVIDER_HISTORY_START, to, feed);
+      } else if (last < to && (feed === 'sip' || isTailStale(symbol))) {
+        try {
+          cached = await fetchAndStore(symbol, nextDay(last), to, feed);
+        } catch (error) {
+          // Delayed data we already hold is still good: serve it and say so in the log. Real time must not degrade silently.
+          if (feed === 'sip') throw error;
+          tailCheckedAt.set(symbol, deps.clock.now().getTime());
+          deps.logger.warn({ err: error, symbol }, 'market-data provider failed; answering from stored bars');
+        }
+      }
+    }
+    if (cached === undefined || cached.series.dates.length === 0) {
+      throw new NotFound(`No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`, 'unknown_symbol');
+    }
+    return sliceSeries(cached.series, from, to);
+  }
+
+  function isTailStale(symbol: string): boolean {
+    const checked = tailCheckedAt.get(symbol);
+    return checked === undefined || deps.clock.now().getTime() - checked >= FEED_DELAY_MS;
+  }
+
+  return { barsFor, cache };
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../platform/db/database.js';
+
+export interface SymbolRow {
+  readonly symbol: string;
+  readonly name: string;
+}
+
+/** Creates the symbol, or renames it when `name` is given for one that exists. */
+export async function upsertSymbol(db: DbOrTx, symbol: string, name: string, now: string, rename: boolean): Promise<void> {
+  await db
+    .insertInto('symbols')
+    .values({ symbol, name, created_at: now })
+    .onConflict((oc) => (rename ? oc.column('symbol').doUpdateSet({ name }) : oc.column('symbol').doNothing()))
+    .execute();
+}
+
+/** Marks the symbol's bars as changed, so every process reloads its cached series. */
+export async function bumpBarsVersion(db: DbOrTx, symbol: string): Promise<void> {
+  await db
+    .updateTable('symbols')
+    .set((eb) => ({ bars_version: eb('bars_version', '+', 1) }))
+    .where('symbol', '=', symbol)
+    .execute();
+}
+
+/** The symbol's bar version, or `undefined` for a symbol we do not know. One primary-key read. */
+export async function readBarsVersion(db: DbOrTx, symbol: string): Promise<number | undefined> {
+  const row = await db.selectFrom('symbols').select('bars_version').where('symbol', '=', symbol).executeTakeFirst();
+  return row?.bars_version;
+}
+
+/**
+ * Symbols whose ticker starts with `query`, or one of whose name's words (split on spaces) does,
+ * case-insensitively: exact ticker first, then ticker prefixes, then name matches, each alphabetical.
+ */
+export async function searchSymbols(db: DbOrTx, query: string, limit: number): Promise<SymbolRow[]> {
+  const q = query.toLowerCase();
+  const prefix = `${escapeLike(q)}%`;
+  const wordPrefix = `% ${escapeLike(q)}%`;
+  const rank = sql<number>`case when lower(symbol) = ${q} then 0 when lower(symbol) like ${prefix} escape '\\' then 1 else 2 end`;
+  return db
+    .selectFrom('symbols')
+    .select(['symbol', 'name'])
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(symbol) like ${prefix} escape '\\'`,
+        sql<boolean>`lower(name) like ${prefix} escape '\\'`,
+        sql<boolean>`lower(name) like ${wordPrefix} escape '\\'`,
+      ]),
+    )
+    .orderBy(rank)
+    .orderBy('symbol')
+    .limit(limit)
+    .execute();
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

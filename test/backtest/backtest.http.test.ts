@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { loadDemoDataIfEmpty, storeBars } from '../../src/market/bar-store.service.js';
+import { STRATEGY_TEMPLATES } from '../../src/backtest/engine/index.js';
+import { buildTestApp } from '../helpers/app.js';
+import { describeEachDialect } from '../helpers/dialects.js';
+import { ManualClock } from '../helpers/clock.js';
+
+const SPX_2000_2020 = {
+  symbol: 'SPX',
+  strategy: 'sma_crossover',
+  start_date: '2000-01-01',
+  end_date: '2020-12-31',
+  initial_capital: 100000,
+};
+
+describeEachDialect('legacy backtest HTTP', (db) => {
+  let app: App;
+  const clock = new ManualClock('2026-01-05T12:00:00.000Z');
+
+  beforeAll(async () => {
+    app = await buildTestApp(db().handle, { clock });
+    await loadDemoDataIfEmpty(db().handle.db, clock, app.log);
+    await storeBars(db().handle.db, clock, {
+      symbol: 'SPY',
+      name: 'SPDR S&P 500 ETF Trust',
+      bars: [{ date: '2024-01-02', open: 470, high: 475, low: 468, close: 472, volume: 1000 }],
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const backtest = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/backtest', payload: body });
+  const compare = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/compare-strategies', payload: body });
+
+  it('runs sma_crossover over SPX 2000–2020 with every field of the contract, arrays aligned with dates', async () => {
+    const response = await backtest({ ...SPX_2000_2020, strategy_params: [{ name: 'fast_period', value: 20 }, { name: 'slow_period', value: 50 }] });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(Object.keys(body)).toEqual([
+      'symbol', 'strategy_name', 'start_date', 'end_date', 'initial_capital', 'final_capital', 'data_feed',
+      'total_return', 'annualized_return', 'max_drawdown', 'win_rate', 'sharpe_ratio', 'profit_factor',
+      'total_trades', 'winning_trades', 'losing_trades', 'avg_profit', 'avg_loss', 'avg_holding_days',
+      'dates', 'equity_curve', 'drawdowns', 'trades',
+    ]);
+    expect(body).toMatchObject({
+      symbol: 'SPX',
+      strategy_name: 'SMA Crossover',
+      start_date: '2000-01-03T00:00:00.000Z',
+      end_date: '2020-04-17T00:00:00.000Z',
+      initial_capital: 100000,
+      data_feed: 'delayed_sip',
+    });
+    expect(body.dates).toHaveLength(5105);
+    expect(body.dates[0]).toBe('2000-01-03');
+    expect(body.equity_curve).toHaveLength(5105);
+    expect(body.drawdowns).toHaveLength(5105);
+    expect(body.equity_curve[0]).toBe(100000);
+    expect(body.total_trades).toBeGreaterThan(10);
+    expect(body.trades[0]).toEqual({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/),
+      type: 'BUY',
+      price: expect.any(Number),
+      shares: expect.any(Number),
+      value: expect.any(Number),
+      pnl: null,
+      return: null,
+      duration: null,
+    });
+    expect(body.trades[1]).toMatchObject({ type: 'SELL', pnl: expect.any(Number), return: expect.any(Number), duration: expect.any(Number) });
+    expect(body.final_capital).toBe(body.equity_curve.at(-1));
+  });
+
+  it('gives byte-identical bodies for the same request', async () => {
+    const first = await backtest(SPX_2000_2020);
+    const second = await backtest(SPX_2000_2020);
+    expect(first.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    const compareBody = { symbol: 'SPX', strategies: ['buy_and_hold', 'rsi_reversion'], start_date: '2010-01-01', end_date: '2012-01-01', initial_capital: 5000 };
+    expect((await compare(compareBody)).body).toBe((await compare(compareBody)).body);
+  });
+
+  it('takes full UTC timestamps as well as dates, and answers with the first and last bar used', async () => {
+    const response = await backtest({ ...SPX_2000_2020, start_date: '2019-12-31T00:00:00Z', end_date: '2020-01-10T23:59:59.999Z' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.dates).toEqual(['2019-12-31', '2020-01-02', '2020-01-03', '2020-01-06', '2020-01-07', '2020-01-08', '2020-01-09', '2020-01-10']);
+    expect(body.start_date).toBe('2019-12-31T00:00:00.000Z');
+    expect(body.end_date).toBe('2020-01-10T00:00:00.000Z');
+  });
+
+  it('compares templates over one shared dates array, in the order asked, without trades or drawdowns', async () => {
+    const ids = ['sma_crossover', 'buy_and_hold', 'macd_crossover'];
+    const response = await compare({ symbol: 'SPX', strategies: ids, start_date: '2015-01-01', end_date: '2016-12-31T00:00:00Z', initial_capital: 10000, data_feed: 'delayed_sip' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(Object.keys(body)).toEqual(['symbol', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'dates', 'strategies']);
+    expect(body).toMatchObject({ symbol: 'SPX', start_date: '2015-01-02T00:00:00.000Z', end_date: '2016-12-30T00:00:00.000Z', initial_capital: 10000, data_feed: 'delayed_sip' });
+    expect(body.strategies.map((s: { id: string }) => s.id)).toEqual(ids);
+    for (const entry of body.strategies) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['id', 'name', 'equity_curve', 'total_return', 'annualized_return', 'sharpe_ratio', 'max_drawdown', 'win_rate', 'profit_factor',
+          'total_trades', 'winning_trades', 'losing_trades', 'avg_profit', 'avg_loss', 'avg_holding_days'].sort(),
+      );
+      expect(entry.equity_curve).toHaveLength(body.dates.length);
+    }
+  });
+
+  it('compares every template over the whole SPX series', async () => {
+    const response = await compare({ symbol: 'SPX', strategies: STRATEGY_TEMPLATES.map((t) => t.id), start_date: '2000-01-01', end_date: '2020-12-31', initial_capital: 100000 });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().strategies).toHaveLength(STRATEGY_TEMPLATES.length);
+  });
+
+  it.each([
+    ['an unknown symbol', { symbol: 'NOPE' }, 404, 'unknown_symbol', 'NOPE'],
+    ['a symbol that is not a ticker', { symbol: 'spx;' }, 400, 'invalid_symbol', 'spx;'],
+    ['an unknown template', { strategy: 'martingale' }, 404, 'unknown_strategy', 'martingale'],
+    ['an unknown parameter', { strategy_params: [{ name: 'period', value: 3 }] }, 400, 'invalid_parameter', 'period'],
+    ['a parameter above its max', { strategy_params: [{ name: 'slow_period', value: 401 }] }, 400, 'invalid_parameter', 'slow_period'],
+    ['a parameter below its min', { strategy_params: [{ name: 'fast_period', value: 1 }] }, 400, 'invalid_parameter', 'fast_period'],
+    ['a fractional integer parameter', { strategy_params: [{ name: 'fast_period', value: 10.5 }] }, 400, 'invalid_parameter', 'fast_period'],
+    ['a parameter given as text', { strategy_params: [{ name: 'fast_period', value: '10' }] }, 400, 'validation_failed', 'strategy_params.0.value'],
+    ['a parameter given twice', { strategy_params: [{ name: 'fast_period', value: 5 }, { name: 'fast_period', value: 6 }] }, 400, 'invalid_parameter', 'fast_period'],
+    ['fast period not below slow', { strategy_params: [{ name: 'fast_period', value: 50 }, { name: 'slow_period', value: 50 }] }, 400, 'invalid_parameter', 'slow_period'],
+    ['end before start', { start_date: '2010-01-02', end_date: '2010-01-01' }, 400, 'invalid_period', 'end_date'],
+    ['a start date that is not ISO 8601', { start_date: '01/02/2010' }, 400, 'invalid_date', 'start_date'],
+    ['an end date that is not a calendar day', { end_date: '2010-02-30' }, 400, 'invalid_date', 'end_date'],
+    ['a timestamp without a zone', { start_date: '2010-01-02T00:00:00' }, 400, 'invalid_date', 'start_date'],
+    ['a capital of zero', { initial_capital: 0 }, 400, 'validation_failed', 'initial_capital'],
+    ['a negative capital', { initial_capital: -5 }, 400, 'validation_failed', 'initial_capital'],
+    ['a capital given as text', { initial_capital: '1000' }, 400, 'validation_failed', 'initial_capital'],
+    ['a range with no bars', { start_date: '2021-01-01', end_date: '2021-06-30' }, 422, 'no_bars', '2021-01-01'],
+    ['an unknown data feed', { data_feed: 'iex' }, 400, 'unknown_data_feed', 'iex'],
+    ['real-time data without a subscription', { data_feed: 'sip' }, 403, 'feed_not_entitled', 'sip'],
+    ['a missing field', { strategy: undefined }, 400, 'validation_failed', 'strategy'],
+    ['an unknown field', { leverage: 3 }, 400, 'validation_failed', 'leverage'],
+  ])('refuses %s', async (_case, change, status, error, named) => {
+    const response = await backtest({ ...SPX_2000_2020, ...change });
+    expect(response.statusCode).toBe(status);
+    const body = response.json();
+    expect(body.error).toBe(error);
+    expect(`${body.message} ${JSON.stringify(body.details ?? [])}`).toContain(named);
+  });
+
+  it.each([
+    ['an empty strategies list', { strategies: [] }, 400, 'no_strategies', 'strategies'],
+    ['a duplicate in the list', { strategies: ['buy_and_hold', 'sma_crossover', 'buy_and_hold'] }, 400, 'duplicate_strategy', 'buy_and_hold'],
+    ['an unknown template in the list', { strategies: ['buy_and_hold', 'nope'] }, 404, 'unknown_strategy', 'nope'],
+    ['an unknown symbol', { symbol: 'NOPE' }, 404, 'unknown_symbol', 'NOPE'],
+    ['end before start', { end_date: '1999-01-01' }, 400, 'invalid_period', 'end_date'],
+    ['a range with no bars', { start_date: '1990-01-01', end_date: '1999-12-31' }, 422, 'no_bars', 'SPX'],
+    ['an unknown data feed', { data_feed: 'otc' }, 400, 'unknown_data_feed', 'otc'],
+    ['real-time data without a subscription', { data_feed: 'sip' }, 403, 'feed_not_entitled', 'sip'],
+    ['a capital of zero', { initial_capital: 0 }, 400, 'validation_failed', 'initial_capital'],
+    ['strategy parameters (compare runs defaults)', { strategy_params: [] }, 400, 'validation_failed', 'strategy_params'],
+  ])('refuses a comparison with %s', async (_case, change, status, error, named) => {
+    const base = { symbol: 'SPX', strategies: ['buy_and_hold', 'sma_crossover'], start_date: '2000-01-01', end_date: '2020-12-31', initial_capital: 1000 };
+    const response = await compare({ ...base, ...change });
+    expect(response.statusCode).toBe(status);
+    const body = response.json();
+    expect(body.error).toBe(error);
+    expect(`${body.message} ${JSON.stringify(body.details ?? [])}`).toContain(named);
+  });
+
+  it('needs no Origin header (nothing is stored) but counts requests against the rate limit', async () => {
+    const response = await backtest({ ...SPX_2000_2020, start_date: '2020-01-01' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['ratelimit-limit']).toBe('120');
+    expect(Number(response.headers['ratelimit-remaining'])).toBeLessThan(120);
+  });
+
+  it('lists the template catalogue at /api/templates and, without a session, at /api/strategies', async () => {
+    const templates = (await app.inject({ url: '/api/templates' })).json();
+    expect(templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(
+      ['buy_and_hold', 'sma_crossover', 'ema_crossover', 'rsi_reversion', 'bollinger_reversion', 'macd_crossover', 'donchian_breakout'],
+    ));
+    const sma = templates.find((t: { id: string }) => t.id === 'sma_crossover');
+    expect(Object.keys(sma)).toEqual(['id', 'name', 'description', 'parameters']);
+    expect(sma.parameters[0]).toEqual({ name: 'fast_period', type: 'integer', default: 10, min: 2, max: 100, description: expect.any(String) });
+    expect((await app.inject({ url: '/api/strategies' })).json()).toEqual(templates);
+  });
+
+  it('finds symbols by ticker prefix or a word of the name, any case, exact ticker first', async () => {
+    const search = async (query: string) => (await app.inject({ url: `/api/symbols${query}` })).json();
+    expect(await search('?q=s')).toEqual([
+      { symbol: 'SPX', name: 'S&P 500 Index' },
+      { symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' },
+    ]);
+    expect(await search('?q=spy')).toEqual([{ symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' }]);
+    expect((await search('?q=TRUST')).map((s: { symbol: string }) => s.symbol)).toEqual(['SPY']);
+    expect((await search('?q=index')).map((s: { symbol: string }) => s.symbol)).toEqual(['SPX']);
+    expect(await search('?q=rust')).toEqual([]);
+    expect(await search('?q=%25')).toEqual([]);
+    expect(await search('?limit=1')).toHaveLength(1);
+    expect(await search('')).toHaveLength(2);
+  });
+
+  it.each(['0', '201', 'ten', '-1'])('refuses limit=%s', async (limit) => {
+    const response = await app.inject({ url: `/api/symbols?limit=${limit}` });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('limit') });
+  });
+});
