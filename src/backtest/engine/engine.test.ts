@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadSpxBars } from '../../../test/helpers/bar-series.js';
+import {
+  STRATEGY_TEMPLATES,
+  compareTemplates,
+  comparisonResult,
+  defaultParameters,
+  findTemplate,
+  legacyBacktestResult,
+  resolveTemplateParameters,
+  runTemplateBacktest,
+} from './index.js';
+import type { BarSeries, StrategyTemplate } from './types.js';
+
+const spx = loadSpxBars();
+
+function slice(bars: BarSeries, end: number): BarSeries {
+  return {
+    dates: bars.dates.slice(0, end),
+    open: bars.open.slice(0, end),
+    high: bars.high.slice(0, end),
+    low: bars.low.slice(0, end),
+    close: bars.close.slice(0, end),
+    volume: bars.volume.slice(0, end),
+  };
+}
+
+function legacyJson(bars: BarSeries, template: StrategyTemplate, capital: number): string {
+  const run = runTemplateBacktest(bars, template, defaultParameters(template), capital);
+  return JSON.stringify(
+    legacyBacktestResult({
+      symbol: 'SPX',
+      strategyName: template.name,
+      startDate: '2000-01-01T00:00:00.000Z',
+      endDate: '2020-12-31T00:00:00.000Z',
+      initialCapital: capital,
+      dataFeed: 'delayed_sip',
+      dates: bars.dates,
+      run,
+    }),
+  );
+}
+
+/** Every number anywhere in a JSON value is finite (JSON.stringify would turn NaN/Infinity into null silently). */
+function expectFiniteNumbers(value: unknown, path = '$'): void {
+  if (typeof value === 'number') expect(Number.isFinite(value), path).toBe(true);
+  else if (Array.isArray(value)) value.forEach((v, i) => expectFiniteNumbers(v, `${path}[${i}]`));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) expectFiniteNumbers(v, `${path}.${k}`);
+}
+
+describe('every template on the SPX series', () => {
+  it.each(STRATEGY_TEMPLATES.map((t) => [t.id, t] as const))('%s trades, and its result is finite JSON', (_id, template) => {
+    const run = runTemplateBacktest(spx, template, defaultParameters(template), 100_000);
+    expect(run.metrics.total_trades).toBeGreaterThan(0);
+    expect(run.equity.length).toBe(spx.dates.length);
+    expect(run.equity[0]).toBe(100_000);
+    expect(run.metrics.final_capital).toBe(run.equity[run.equity.length - 1]);
+    const pnl = run.trades.reduce((sum, t) => sum + (t.pnl ?? 0), 0);
+    expect(run.metrics.final_capital).toBeCloseTo(100_000 + pnl, 6);
+    expectFiniteNumbers(JSON.parse(legacyJson(spx, template, 100_000)));
+  });
+});
+
+describe('determinism', () => {
+  it('gives byte-identical JSON for the same inputs, also from a separately loaded copy of the bars', () => {
+    const again = loadSpxBars();
+    for (const template of STRATEGY_TEMPLATES) {
+      expect(legacyJson(again, template, 12_345.67)).toBe(legacyJson(spx, template, 12_345.67));
+    }
+    const compare = () => JSON.stringify(compareTemplates(spx, STRATEGY_TEMPLATES, 10_000));
+    expect(compare()).toBe(compare());
+  });
+});
+
+describe('result shaping', () => {
+  const template = findTemplate('sma_crossover')!;
+  const run = runTemplateBacktest(spx, template, defaultParameters(template), 100_000);
+
+  it('has the contract fields of a legacy backtest result, in order, with plain arrays aligned with dates', () => {
+    const result = legacyBacktestResult({
+      symbol: 'SPX', strategyName: template.name, startDate: 'a', endDate: 'b',
+      initialCapital: 100_000, dataFeed: 'sip', dates: spx.dates, run,
+    });
+    expect(Object.keys(result)).toEqual([
+      'symbol', 'strategy_name', 'start_date', 'end_date', 'initial_capital', 'final_capital', 'data_feed',
+      'total_return', 'annualized_return', 'max_drawdown', 'win_rate', 'sharpe_ratio', 'profit_factor',
+      'total_trades', 'winning_trades', 'losing_trades', 'avg_profit', 'avg_loss', 'avg_holding_days',
+      'dates', 'equity_curve', 'drawdowns', 'trades',
+    ]);
+    expect(Array.isArray(result.equity_curve)).toBe(true);
+    expect(result.equity_curve.length).toBe(result.dates.length);
+    expect(result.drawdowns.length).toBe(result.dates.length);
+    expect(Object.keys(result.trades[0]!)).toEqual(['date', 'type', 'price', 'shares', 'value', 'pnl', 'return', 'duration']);
+    expect(result.trades[0]!.date).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
+    expect(result.trades.length).toBe(2 * result.total_trades);
+  });
+
+  it('has the contract fields of a comparison, entries without trades or drawdowns', () => {
+    const entries = compareTemplates(spx, STRATEGY_TEMPLATES, 100_000);
+    const result = comparisonResult({
+      symbol: 'SPX', startDate: 'a', endDate: 'b', initialCapital: 100_000, dataFeed: 'delayed_sip',
+      dates: spx.dates, strategies: entries,
+    });
+    expect(Object.keys(result)).toEqual(['symbol', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'dates', 'strategies']);
+    expect(result.strategies.map((s) => s.id)).toEqual(STRATEGY_TEMPLATES.map((t) => t.id));
+    expect(Object.keys(result.strategies[1]!)).toEqual([
+      'id', 'name', 'equity_curve', 'total_return', 'annualized_return', 'sharpe_ratio', 'max_drawdown', 'win_rate',
+      'profit_factor', 'total_trades', 'winning_trades', 'losing_trades', 'avg_profit', 'avg_loss', 'avg_holding_days',
+    ]);
+    expect(result.strategies[1]!.equity_curve).toEqual(Array.from(run.equity));
+    expect(result.strategies[1]!.total_trades).toBe(run.metrics.total_trades);
+  });
+});
+
+/** Random bars: small integer prices so that ties and crossings are frequent. */
+const barsArbitrary = fc
+  .array(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 5 })), {
+    minLength: 1,
+    maxLength: 90,
+  })
+  .map((rows): BarSeries => {
+    let day = Date.UTC(2020, 0, 1);
+    return {
+      // Ascending dates with gaps of 1 to 3 days, like weekends and holidays.
+      dates: rows.map((row) => new Date((day += 86_400_000 * (1 + (row[2] % 3)))).toISOString().slice(0, 10)),
+      open: Float64Array.from(rows, (r) => r[0]),
+      close: Float64Array.from(rows, (r) => r[1]),
+      high: Float64Array.from(rows, (r) => Math.max(r[0], r[1]) + r[2]),
+      low: Float64Array.from(rows, (r) => Math.max(0.5, Math.min(r[0], r[1]) - r[2])),
+      volume: new Float64Array(rows.length),
+    };
+  });
+
+/** A template with parameters drawn near the bottom of their ranges (so short series still trade). */
+const setupArbitrary = fc.constantFrom(...STRATEGY_TEMPLATES).chain((template) =>
+  fc
+    .tuple(
+      ...template.parameters.map((p) =>
+        p.type === 'integer'
+          ? fc.integer({ min: p.min, max: Math.min(p.max, p.min + 12) })
+          : fc.integer({ min: Math.ceil(p.min * 2), max: Math.floor(Math.min(p.max, p.min + 12) * 2) }).map((v) => v / 2),
+      ),
+    )
+    .map((values) => ({ template, supplied: template.parameters.map((p, i) => ({ name: p.name, value: values[i]! })) })),
+);
+
+describe('properties of every run (fast-check on random bars and parameters)', () => {
+  it('accounting holds, trades alternate BUY/SELL, drawdowns ≤ 0, and nothing looks ahead', () => {
+    fc.assert(
+      fc.property(barsArbitrary, setupArbitrary, fc.integer({ min: 1, max: 5000 }), fc.nat(), (bars, setup, capital, cut) => {
+        let params;
+        try {
+          params = resolveTemplateParameters(setup.template, setup.supplied);
+        } catch {
+          fc.pre(false);
+          return;
+        }
+        const run = runTemplateBacktest(bars, setup.template, params, capital);
+        const n = bars.dates.length;
+        expect(run.equity[0]).toBe(capital);
+        for (let t = 0; t < n; t++) expect(run.drawdowns[t]!).toBeLessThanOrEqual(0);
+        expect(run.metrics.max_drawdown).toBe(Math.min(0, ...run.drawdowns));
+
+        let cash = capital;
+        run.trades.forEach((trade, i) => {
+          expect(trade.type).toBe(i % 2 === 0 ? 'BUY' : 'SELL');
+          if (trade.type === 'BUY') {
+            expect(trade.shares).toBe(Math.floor(cash / trade.price));
+            expect(trade.shares).toBeGreaterThanOrEqual(1);
+            cash -= trade.value;
+          } else {
+            expect(trade.shares).toBe(run.trades[i - 1]!.shares);
+            cash += trade.value;
+          }
+        });
+        expect(run.trades.length % 2).toBe(0);
+        expect(run.metrics.final_capital).toBeCloseTo(cash, 6);
+        expect(run.metrics.total_trades).toBe(run.trades.length / 2);
+        expect(run.metrics.winning_trades + run.metrics.losing_trades).toBeLessThanOrEqual(run.metrics.total_trades);
+
+        // No look-ahead: a run on the first k bars sees the same equity and the same fills as the full run.
+        const k = 1 + (cut % n);
+        const prefix = runTemplateBacktest(slice(bars, k), setup.template, params, capital);
+        expect(Array.from(prefix.equity)).toEqual(Array.from(run.equity.slice(0, k)));
+        // Fills up to bar k − 1 are the same; if the position is open there, the prefix run adds its closing SELL.
+        const lastDate = `${bars.dates[k - 1]}T00:00:00.000Z`;
+        const fills = run.trades.filter((t) => t.date <= lastDate);
+        expect(prefix.trades.slice(0, fills.length)).toEqual(fills);
+        if (fills.length % 2 === 0) {
+          expect(prefix.trades.length).toBe(fills.length);
+        } else {
+          expect(prefix.trades.length).toBe(fills.length + 1);
+          expect(prefix.trades.at(-1)).toMatchObject({ type: 'SELL', date: lastDate, price: bars.close[k - 1] });
+        }
+        expectFiniteNumbers(run.metrics);
+      }),
+      { numRuns: 400, seed: 20261123 },
+    );
+  });
+});
