@@ -4,6 +4,7 @@
  *
  *   npm run bench                               SQLite, plus PostgreSQL when TEST_DATABASE_URL is set
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 npm run bench
+ *   BENCH_ONLY=backtest npm run bench           only the subjects whose name starts with "backtest"
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,14 +17,38 @@ interface Subject {
   readonly name: string;
   readonly path: string;
   readonly description: string;
+  readonly method?: 'GET' | 'POST';
+  readonly body?: unknown;
+  /** Makes every request's body different (so no response cache can answer it). */
+  readonly vary?: (body: Record<string, unknown>, n: number) => Record<string, unknown>;
 }
+
+const SPX_SMA = { symbol: 'SPX', strategy: 'sma_crossover', start_date: '2000-01-01', end_date: '2020-12-31', initial_capital: 100000 };
 
 const SUBJECTS: readonly Subject[] = [
   { name: 'healthz', path: '/healthz', description: 'process alive, no I/O' },
   { name: 'readyz', path: '/readyz', description: 'one database round trip (select 1)' },
+  { name: 'symbols?q=s', path: '/api/symbols?q=s', description: 'symbol search: one indexed query' },
+  {
+    name: 'backtest SPX sma',
+    path: '/api/backtest',
+    method: 'POST',
+    body: SPX_SMA,
+    description: 'POST /api/backtest, sma_crossover over SPX 2000-2020 (5,105 bars, ~290 kB body), one request repeated (response cache hits)',
+  },
+  {
+    name: 'backtest SPX sma uncached',
+    path: '/api/backtest',
+    method: 'POST',
+    body: SPX_SMA,
+    vary: (body, n) => ({ ...body, initial_capital: 100000 + n }),
+    description: 'as above, each request with its own initial_capital: every one runs the engine and serializes',
+  },
 ];
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** Run only the subjects whose name starts with this (e.g. `BENCH_ONLY=backtest`). */
+const only = process.env.BENCH_ONLY;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
@@ -38,6 +63,8 @@ interface Result {
   latency_p99_ms: number;
   errors: number;
   non_2xx: number;
+  /** Peak resident memory of the server process while this subject ran (Linux /proc). */
+  server_rss_peak_mb: number | null;
 }
 
 async function main(): Promise<void> {
@@ -49,7 +76,7 @@ async function main(): Promise<void> {
   for (const setup of setups) {
     const server = await startServer(setup.env);
     try {
-      for (const subject of SUBJECTS) results.push(await load(server.url, setup.dialect, subject));
+      for (const subject of SUBJECTS.filter((s) => !only || s.name.startsWith(only))) results.push(await load(server.url, setup.dialect, subject, server.process.pid));
     } finally {
       server.process.kill('SIGTERM');
     }
@@ -69,8 +96,21 @@ async function main(): Promise<void> {
   console.log(`written to ${path.relative(process.cwd(), file)}`);
 }
 
-async function load(url: string, dialect: string, subject: Subject): Promise<Result> {
-  const outcome = await autocannon({ url: url + subject.path, connections, duration: seconds });
+async function load(url: string, dialect: string, subject: Subject, pid: number | undefined): Promise<Result> {
+  let rssPeak: number | null = null;
+  const sampler = setInterval(() => {
+    const rss = residentMegabytes(pid);
+    if (rss !== null) rssPeak = Math.max(rssPeak ?? 0, rss);
+  }, 100);
+  const outcome = await autocannon({
+    url: url + subject.path,
+    connections,
+    duration: seconds,
+    method: subject.method ?? 'GET',
+    ...(subject.body === undefined ? {} : { body: JSON.stringify(subject.body), headers: { 'content-type': 'application/json' } }),
+    ...(subject.vary ? { requests: [{ setupRequest: varyBody(subject) }] } : {}),
+  });
+  clearInterval(sampler);
   return {
     dialect,
     subject: subject.name,
@@ -82,14 +122,34 @@ async function load(url: string, dialect: string, subject: Subject): Promise<Res
     latency_p99_ms: outcome.latency.p99,
     errors: outcome.errors + outcome.timeouts,
     non_2xx: outcome.non2xx,
+    server_rss_peak_mb: rssPeak,
   };
+}
+
+function varyBody(subject: Subject) {
+  let n = 0;
+  return (request: autocannon.Request): autocannon.Request => {
+    n += 1;
+    return { ...request, body: JSON.stringify(subject.vary!(subject.body as Record<string, unknown>, n)) };
+  };
+}
+
+function residentMegabytes(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-'));
   const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--no-worker'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    // The legacy backtest limit (120/min per client) would turn a load test from one address into 429s.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LEGACY_BACKTEST_RATE_LIMIT: '1000000000', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

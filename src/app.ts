@@ -16,6 +16,7 @@ import { createMarketData } from './market/market-data.service.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
+import { ResponseCache } from './backtest/response-cache.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -71,7 +72,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());
-  await app.register(backtestRoutes(platform, marketData));
+  await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(32 * 1024 * 1024) }));
 
   return app as unknown as App;
 }

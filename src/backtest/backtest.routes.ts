@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Platform } from '../platform/platform.js';
 import { MINUTE } from '../platform/clock.js';
 import { rateLimit } from '../platform/http/rate-limit.js';
-import type { MarketData } from '../market/market-data.service.js';
 import { BacktestRequest, BacktestResult, CompareRequest, ComparisonResult } from './backtest.schema.js';
-import { compareStrategies, runLegacyBacktest } from './backtest.service.js';
+import { compareStrategies, legacyBacktestBody, type BacktestDeps } from './backtest.service.js';
 
 const ERRORS = {
   400: { $ref: 'ErrorResponse#' },
@@ -18,7 +17,7 @@ const ERRORS = {
  * The legacy backtest and comparison: no session, nothing stored (so no Origin check), rate-limited
  * per client prefix (`LEGACY_BACKTEST_RATE_LIMIT`, default 120/min).
  */
-export function backtestRoutes(platform: Platform, marketData: MarketData): FastifyPluginAsyncTypebox {
+export function backtestRoutes(platform: Platform, deps: BacktestDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const limited = rateLimit(platform.rateLimiter, 'legacy-backtest', { limit: platform.config.legacyBacktestRateLimit, windowMs: MINUTE });
 
@@ -29,7 +28,11 @@ export function backtestRoutes(platform: Platform, marketData: MarketData): Fast
         preHandler: limited,
         schema: { tags: ['backtest'], summary: 'Backtest a strategy template on a symbol', body: BacktestRequest, response: { 200: BacktestResult, ...ERRORS } },
       },
-      async (request) => runLegacyBacktest(marketData, request.body),
+      // The body is serialized by this route's response schema (reply.serialize), then cached as text.
+      async (request, reply) => {
+        const body = await legacyBacktestBody(deps, request.body, (result) => String(reply.serialize(result)));
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
     );
 
     app.post(
@@ -39,7 +42,7 @@ export function backtestRoutes(platform: Platform, marketData: MarketData): Fast
         preHandler: limited,
         schema: { tags: ['backtest'], summary: 'Compare strategy templates on a symbol', body: CompareRequest, response: { 200: ComparisonResult, ...ERRORS } },
       },
-      async (request) => compareStrategies(marketData, request.body),
+      async (request) => compareStrategies(deps.marketData, request.body),
     );
   };
 }

@@ -2,8 +2,9 @@ import { BadRequest, NotFound, Unprocessable } from '../platform/errors.js';
 import { DATA_FEEDS, type DataFeed } from '../market/alpaca.provider.js';
 import { assertTicker } from '../market/bar-store.service.js';
 import { isIsoDate } from '../market/csv-bars.js';
-import type { MarketData } from '../market/market-data.service.js';
+import type { BarsInPeriod, MarketData } from '../market/market-data.service.js';
 import type { BarSeries } from '../market/bar-series.js';
+import type { ResponseCache } from './response-cache.js';
 import {
   comparisonResult,
   compareTemplates,
@@ -19,23 +20,42 @@ import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
-/** POST /api/backtest: one template over one symbol's bars. Validates everything before reading bars. */
-export async function runLegacyBacktest(marketData: MarketData, request: BacktestRequest): Promise<LegacyBacktestResult> {
+export interface BacktestDeps {
+  readonly marketData: MarketData;
+  /** Serialized bodies by request and bars version (results are deterministic, so a hit is exact). */
+  readonly responses: ResponseCache;
+}
+
+/**
+ * POST /api/backtest: one template over one symbol's bars, as the JSON body `serialize` (the route's
+ * response schema) makes of it. Validates everything before reading bars.
+ */
+export async function legacyBacktestBody(
+  deps: BacktestDeps,
+  request: BacktestRequest,
+  serialize: (result: LegacyBacktestResult) => string,
+): Promise<Buffer> {
   const template = templateById(request.strategy);
   const params = resolveTemplateParameters(template, request.strategy_params ?? []);
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeed(request.data_feed);
   assertTicker(request.symbol);
-  const bars = await barsInPeriod(marketData, request.symbol, period, feed);
-  const run = runTemplateBacktest(bars, template, params, request.initial_capital);
-  return legacyBacktestResult({
-    symbol: request.symbol,
-    strategyName: template.name,
-    ...usedPeriod(bars),
-    initialCapital: request.initial_capital,
-    dataFeed: feed,
-    dates: bars.dates,
-    run,
+  const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
+  // Everything the body depends on: the bars (symbol, version, period) and the run's inputs.
+  const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital]);
+  return deps.responses.getOrCreate(key, async () => {
+    const run = runTemplateBacktest(bars, template, params, request.initial_capital);
+    return serialize(
+      legacyBacktestResult({
+        symbol: request.symbol,
+        strategyName: template.name,
+        ...usedPeriod(bars),
+        initialCapital: request.initial_capital,
+        dataFeed: feed,
+        dates: bars.dates,
+        run,
+      }),
+    );
   });
 }
 
@@ -53,7 +73,7 @@ export async function compareStrategies(marketData: MarketData, request: Compare
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeed(request.data_feed);
   assertTicker(request.symbol);
-  const bars = await barsInPeriod(marketData, request.symbol, period, feed);
+  const { series: bars } = await barsInPeriod(marketData, request.symbol, period, feed);
   return comparisonResult({
     symbol: request.symbol,
     ...usedPeriod(bars),
@@ -101,9 +121,9 @@ function dataFeed(value: string | undefined): DataFeed {
   return feed as DataFeed;
 }
 
-async function barsInPeriod(marketData: MarketData, symbol: string, period: Period, feed: DataFeed): Promise<BarSeries> {
+async function barsInPeriod(marketData: MarketData, symbol: string, period: Period, feed: DataFeed): Promise<BarsInPeriod> {
   const bars = await marketData.barsFor(symbol, period.from, period.to, feed);
-  if (bars.dates.length === 0) {
+  if (bars.series.dates.length === 0) {
     throw new Unprocessable('no_bars', `${symbol} has no bars from ${period.from} to ${period.to}.`);
   }
   return bars;

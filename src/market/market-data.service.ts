@@ -20,13 +20,19 @@ export interface MarketDataDeps {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+export interface BarsInPeriod {
+  readonly series: BarSeries;
+  /** The symbol's `bars_version` the series was read at: anything computed from it may be cached under it. */
+  readonly version: number;
+}
+
 export interface MarketData {
   /**
    * The stored bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), fetched from the provider
    * first when it is configured and the store lacks them. Throws 404 `unknown_symbol`, 403
-   * `feed_not_entitled`, or a provider error (502/503/504). The result may be empty.
+   * `feed_not_entitled`, or a provider error (502/503/504). The series may be empty.
    */
-  barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarSeries>;
+  barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
   readonly cache: BarSeriesCache;
 }
 
@@ -45,7 +51,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     return cache.get(symbol);
   }
 
-  async function barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarSeries> {
+  async function barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod> {
     if (feed === 'sip' && deps.alpaca === null) {
       throw new Forbidden('Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".', 'feed_not_entitled');
     }
@@ -68,7 +74,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     if (cached === undefined || cached.series.dates.length === 0) {
       throw new NotFound(`No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`, 'unknown_symbol');
     }
-    return sliceSeries(cached.series, from, to);
+    return { series: sliceSeries(cached.series, from, to), version: cached.version };
   }
 
   function isTailStale(symbol: string): boolean {
