@@ -2,7 +2,7 @@
  * Every summary statistic of a backtest, defined once (formulas also in docs/backtesting.md).
  * A ratio whose denominator is zero, or a result that would not be a finite number, is null.
  */
-import { calendarDaysBetween } from './simulate.js';
+import { calendarDaysBetween } from './dates.js';
 import type { BacktestMetrics, BacktestTrade } from './types.js';
 
 export const TRADING_DAYS_PER_YEAR = 252;

@@ -4,6 +4,7 @@
  * floor(cash / open), and does not happen when that is 0; long or flat, no pyramiding, no costs; a position still
  * open after the last bar is sold at the last close and reported as a SELL on the last bar.
  */
+import { calendarDaysBetween, timestamp } from './dates.js';
 import { ENTER, EXIT } from './rules.js';
 import type { BacktestTrade, BarSeries } from './types.js';
 
@@ -13,62 +14,63 @@ export interface Simulation {
   readonly trades: BacktestTrade[];
 }
 
-const MS_PER_DAY = 86_400_000;
-
 export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: number): Simulation {
   const { open, close, dates } = bars;
   const n = close.length;
   const last = n - 1;
   const equity = new Float64Array(n);
-  const drawdowns = new Float64Array(n);
   const trades: BacktestTrade[] = [];
-
   let cash = initialCapital;
-  let shares = 0;
-  let entryPrice = 0;
-  let entryBar = 0;
-  let pending = 0; // ENTER or EXIT decided on the previous close, 0 for none
-  let peak = -Infinity;
 
-  for (let t = 0; t < n; t++) {
-    if (pending === ENTER) {
-      const price = open[t]!;
-      const quantity = Math.floor(cash / price);
-      if (quantity >= 1 && Number.isFinite(quantity)) {
-        shares = quantity;
-        entryPrice = price;
-        entryBar = t;
-        cash -= quantity * price;
-        trades.push(buy(dates[t]!, price, quantity));
-      }
-    } else if (pending === EXIT) {
-      const price = open[t]!;
-      cash += shares * price;
-      trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
-      shares = 0;
+  // Position by position rather than bar by bar: while flat, scan for an entry signal; while long, for an exit
+  // signal. Each stretch between two fills is a tight loop with the same cash and shares.
+  let from = 0; // first bar whose equity is not written yet; flat at its open
+  while (from < n) {
+    const entrySignal = nextSignal(signals, from, last, ENTER);
+    const entryBar = entrySignal < 0 ? n : entrySignal + 1;
+    for (let t = from; t < entryBar; t++) equity[t] = cash;
+    if (entrySignal < 0) break;
+    const entryPrice = open[entryBar]!;
+    const shares = Math.floor(cash / entryPrice);
+    if (!(shares >= 1 && Number.isFinite(shares))) {
+      from = entryBar; // cannot buy one share: still flat, look for the next entry from this bar on
+      continue;
     }
-    pending = 0;
+    cash -= shares * entryPrice;
+    trades.push(buy(dates[entryBar]!, entryPrice, shares));
 
-    const value = cash + shares * close[t]!;
-    equity[t] = value;
+    const exitSignal = nextSignal(signals, entryBar, last, EXIT);
+    const held = exitSignal < 0 ? n : exitSignal + 1; // bars entryBar … held − 1 end the day long
+    for (let t = entryBar; t < held; t++) equity[t] = cash + shares * close[t]!;
+    if (exitSignal < 0) {
+      trades.push(sell(dates, entryBar, entryPrice, last, close[last]!, shares));
+      break;
+    }
+    const exitPrice = open[held]!;
+    cash += shares * exitPrice;
+    trades.push(sell(dates, entryBar, entryPrice, held, exitPrice, shares));
+    from = held;
+  }
+
+  return { equity, drawdowns: drawdownCurve(equity), trades };
+}
+
+/** The first bar in from … before − 1 whose signal has `flag`, or −1. */
+function nextSignal(signals: Uint8Array, from: number, before: number, flag: number): number {
+  for (let t = from; t < before; t++) if (signals[t]! & flag) return t;
+  return -1;
+}
+
+/** equity[t] / max(equity[0..t]) − 1. */
+export function drawdownCurve(equity: Float64Array): Float64Array {
+  const drawdowns = new Float64Array(equity.length);
+  let peak = -Infinity;
+  for (let t = 0; t < equity.length; t++) {
+    const value = equity[t]!;
     if (value > peak) peak = value;
     drawdowns[t] = value / peak - 1;
-
-    if (t < last) {
-      const signal = signals[t]!;
-      if (shares === 0) {
-        if (signal & ENTER) pending = ENTER;
-      } else if (signal & EXIT) {
-        pending = EXIT;
-      }
-    }
   }
-
-  if (shares > 0) {
-    const price = close[last]!;
-    trades.push(sell(dates, entryBar, entryPrice, last, price, shares));
-  }
-  return { equity, drawdowns, trades };
+  return drawdowns;
 }
 
 function buy(date: string, price: number, shares: number): BacktestTrade {
@@ -94,14 +96,4 @@ function sell(
     return: price / entryPrice - 1,
     duration: calendarDaysBetween(dates[entryBar]!, dates[exitBar]!),
   };
-}
-
-/** 'YYYY-MM-DD' → 'YYYY-MM-DDT00:00:00.000Z'. */
-export function timestamp(date: string): string {
-  return `${date}T00:00:00.000Z`;
-}
-
-/** Whole calendar days from one 'YYYY-MM-DD' date to a later one. */
-export function calendarDaysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY);
 }

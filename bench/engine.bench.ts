@@ -1,0 +1,103 @@
+/**
+ * Engine benchmarks (pure code, one thread, no I/O):
+ *   - throughput of each template with its default parameters on 1,000,000 bars of a seeded random walk (bars/s);
+ *   - POST /api/compare-strategies' engine work: every template over the whole SPX series (ms), with and without
+ *     shaping the comparison result and serializing it to JSON.
+ * Prints a table and writes bench/results/engine-latest.json.   Run: npx tsx bench/engine.bench.ts
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadSpxBars, randomWalkBars } from '../test/helpers/bar-series.js';
+import {
+  STRATEGY_TEMPLATES,
+  compareTemplates,
+  comparisonResult,
+  defaultParameters,
+  runTemplateBacktest,
+} from '../src/backtest/engine/index.js';
+
+const BARS = Number(process.env.BENCH_ENGINE_BARS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 7);
+const COMPARE_RUNS = Number(process.env.BENCH_ENGINE_COMPARE_RUNS ?? 200);
+const CAPITAL = 100_000;
+
+function time(fn: () => unknown): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+function summary(samples: number[]): { median: number; p95: number; min: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { median: at(0.5), p95: at(0.95), min: sorted[0]! };
+}
+
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+function main(): void {
+  const walk = randomWalkBars(BARS, 42);
+  const throughput = STRATEGY_TEMPLATES.map((template) => {
+    const params = defaultParameters(template);
+    let trades = 0;
+    for (let i = 0; i < 2; i++) trades = runTemplateBacktest(walk, template, params, CAPITAL).metrics.total_trades;
+    const samples = Array.from({ length: RUNS }, () => time(() => runTemplateBacktest(walk, template, params, CAPITAL)));
+    const { median, min } = summary(samples);
+    return {
+      template: template.id,
+      bars: BARS,
+      round_trips: trades,
+      median_ms: round(median),
+      best_ms: round(min),
+      bars_per_second: Math.round(BARS / (median / 1000)),
+    };
+  });
+
+  const spx = loadSpxBars();
+  const compareOnce = () => compareTemplates(spx, STRATEGY_TEMPLATES, CAPITAL);
+  const compareJson = () =>
+    JSON.stringify(
+      comparisonResult({
+        symbol: 'SPX',
+        startDate: `${spx.dates[0]}T00:00:00.000Z`,
+        endDate: `${spx.dates.at(-1)}T00:00:00.000Z`,
+        initialCapital: CAPITAL,
+        dataFeed: 'delayed_sip',
+        dates: spx.dates,
+        strategies: compareOnce(),
+      }),
+    );
+  const coldMs = time(compareOnce);
+  for (let i = 0; i < 20; i++) compareJson();
+  const engineOnly = summary(Array.from({ length: COMPARE_RUNS }, () => time(compareOnce)));
+  const withJson = summary(Array.from({ length: COMPARE_RUNS }, () => time(compareJson)));
+  const compare = {
+    bars: spx.dates.length,
+    templates: STRATEGY_TEMPLATES.length,
+    first_run_ms: round(coldMs),
+    engine_median_ms: round(engineOnly.median),
+    engine_p95_ms: round(engineOnly.p95),
+    with_json_median_ms: round(withJson.median),
+    with_json_p95_ms: round(withJson.p95),
+    json_bytes: compareJson().length,
+  };
+
+  const report = {
+    at: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+    targets: { sma_crossover_bars_per_second: 20_000_000, spx_compare_all_ms: 20 },
+    throughput,
+    spx_compare: compare,
+  };
+  const dir = path.join(import.meta.dirname, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'engine-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Engine throughput, ${BARS.toLocaleString('en-US')} bars, median of ${RUNS} runs (single thread):`);
+  console.table(throughput);
+  console.log(`All ${compare.templates} templates over SPX (${compare.bars} bars), ${COMPARE_RUNS} runs:`);
+  console.table([compare]);
+  console.log(`written to ${path.relative(process.cwd(), path.join(dir, 'engine-latest.json'))}`);
+}
+
+main();

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadSpxBars } from '../../../test/helpers/bar-series.js';
+import { calendarDaysBetween, dayNumber, timestamp } from './dates.js';
+
+const MS_PER_DAY = 86_400_000;
+
+describe('bar date arithmetic', () => {
+  it('counts days from 1970-01-01 as Date does, across leap years and centuries', () => {
+    const samples = ['1970-01-01', '1969-12-31', '1900-03-01', '2000-02-29', '2000-03-01', '2024-02-29', '2100-03-01', '0001-01-01'];
+    for (const date of samples) expect(dayNumber(date), date).toBe(Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY);
+    for (let day = -719_162; day < 2_932_897; day += 997) {
+      const date = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+      expect(dayNumber(date)).toBe(day);
+    }
+  });
+
+  it('agrees with Date on every SPX date', () => {
+    for (const date of loadSpxBars().dates) expect(dayNumber(date)).toBe(Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY);
+  });
+
+  it('gives calendar days between dates and the trade timestamp', () => {
+    expect(calendarDaysBetween('2019-12-31', '2020-03-01')).toBe(61);
+    expect(calendarDaysBetween('2020-04-17', '2000-01-03')).toBe(-7410);
+    expect(timestamp('2020-04-17')).toBe('2020-04-17T00:00:00.000Z');
+  });
+});
