@@ -82,6 +82,41 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     expect((await compare(compareBody)).body).toBe((await compare(compareBody)).body);
   });
 
+  it('computes the same bytes in a fresh process (no response cache), as JSON', async () => {
+    const first = await backtest(SPX_2000_2020);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const fresh = await buildTestApp(db().handle, { clock });
+    try {
+      const again = await fresh.inject({ method: 'POST', url: '/api/backtest', payload: SPX_2000_2020 });
+      expect(again.body).toBe(first.body);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('never answers from a cached body once any process has changed the bars', async () => {
+    const request = { ...SPX_2000_2020, symbol: 'SPY', strategy: 'buy_and_hold', start_date: '2024-01-01', end_date: '2024-12-31' };
+    const before = (await backtest(request)).json();
+    expect(before.dates).toEqual(['2024-01-02']);
+    const other = db().openAnother();
+    await storeBars(other.db, clock, {
+      symbol: 'SPY',
+      bars: [{ date: '2024-01-03', open: 471, high: 480, low: 470, close: 479, volume: 2000 }],
+    });
+    const after = (await backtest(request)).json();
+    expect(after.dates).toEqual(['2024-01-02', '2024-01-03']);
+    expect(after.final_capital).not.toBe(before.final_capital);
+  });
+
+  it('describes the routes in OpenAPI', async () => {
+    const spec = (await app.inject({ url: '/openapi.json' })).json();
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/backtest', '/api/compare-strategies', '/api/symbols', '/api/templates', '/api/strategies']),
+    );
+    const result = spec.paths['/api/backtest'].post.responses['200'].content['application/json'].schema;
+    expect(Object.keys(result.properties)).toContain('equity_curve');
+  });
+
   it('takes full UTC timestamps as well as dates, and answers with the first and last bar used', async () => {
     const response = await backtest({ ...SPX_2000_2020, start_date: '2019-12-31T00:00:00Z', end_date: '2020-01-10T23:59:59.999Z' });
     expect(response.statusCode).toBe(200);
