@@ -18,7 +18,7 @@ import {
 } from '../src/backtest/engine/index.js';
 
 const BARS = Number(process.env.BENCH_ENGINE_BARS ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 11);
 const COMPARE_RUNS = Number(process.env.BENCH_ENGINE_COMPARE_RUNS ?? 200);
 const CAPITAL = 100_000;
 
@@ -85,7 +85,8 @@ function main(): void {
 
   const report = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+    // Other processes on the machine slow the median down; the load average says how busy it was.
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, load_average: os.loadavg().map((l) => round(l, 2)) },
     targets: { sma_crossover_bars_per_second: 20_000_000, spx_compare_all_ms: 20 },
     throughput,
     spx_compare: compare,
@@ -93,7 +94,7 @@ function main(): void {
   const dir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'engine-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Engine throughput, ${BARS.toLocaleString('en-US')} bars, median of ${RUNS} runs (single thread):`);
+  console.log(`Engine throughput, ${BARS.toLocaleString('en-US')} bars, median of ${RUNS} runs (single thread), load average ${report.machine.load_average.join(' ')}:`);
   console.table(throughput);
   console.log(`All ${compare.templates} templates over SPX (${compare.bars} bars), ${COMPARE_RUNS} runs:`);
   console.table([compare]);
