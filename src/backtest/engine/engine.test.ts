@@ -62,6 +62,18 @@ describe('every template on the SPX series', () => {
   });
 });
 
+describe('programming errors are refused, not computed', () => {
+  const sma = findTemplate('sma_crossover')!;
+  it.each<[string, () => unknown]>([
+    ['no bars', () => runTemplateBacktest(slice(spx, 0), sma, defaultParameters(sma), 1000)],
+    ['a capital of 0', () => runTemplateBacktest(spx, sma, defaultParameters(sma), 0)],
+    ['unresolved parameters', () => runTemplateBacktest(spx, sma, {}, 1000)],
+    ['a template without rules', () => runTemplateBacktest(spx, { ...sma, id: 'nope' }, {}, 1000)],
+  ])('%s', (_case, run) => {
+    expect(run).toThrow(RangeError);
+  });
+});
+
 describe('determinism', () => {
   it('gives byte-identical JSON for the same inputs, also from a separately loaded copy of the bars', () => {
     const again = loadSpxBars();

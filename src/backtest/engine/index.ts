@@ -34,9 +34,13 @@ export function runTemplateBacktest(
   params: ResolvedParameters,
   initialCapital: number,
 ): BacktestRun {
+  // Programming errors, not user input: the service validates the request before it gets here.
   if (bars.dates.length === 0) throw new RangeError('A backtest needs at least one bar.');
+  if (!(initialCapital > 0 && Number.isFinite(initialCapital))) throw new RangeError('The initial capital must be a positive number.');
   const rule = RULES[template.id];
   if (!rule) throw new RangeError(`No rules for template "${template.id}".`);
+  const missing = template.parameters.find((p) => !Number.isFinite(params[p.name]));
+  if (missing) throw new RangeError(`Parameter "${missing.name}" is missing: resolve parameters with resolveTemplateParameters.`);
   const signals = rule(bars, params);
   const { equity, drawdowns, trades } = simulate(bars, signals, initialCapital);
   const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital);
