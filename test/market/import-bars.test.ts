@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,39 @@ describe('tradelab import-bars (the command)', () => {
       expect(await handle.db.selectFrom('symbols').select('symbol').execute()).toEqual([{ symbol: 'ACME' }]);
     } finally {
       await handle.close();
+    }
+  }, 30_000);
+});
+
+describe('tradelab serve on an empty store', () => {
+  it('loads the demo S&P 500 series as SPX before listening, and says so in one log line', async () => {
+    const dataDir = fs.mkdtempSync(path.join(dir, 'serve-'));
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--no-worker'], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += String(chunk)));
+    try {
+      const deadline = Date.now() + 20_000;
+      let symbols: unknown;
+      while (Date.now() < deadline && symbols === undefined) {
+        symbols = await fetch(`http://127.0.0.1:${port}/api/symbols?q=spx`).then((r) => r.json(), () => undefined);
+        if (symbols === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(symbols).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index' }]);
+      const lines = output.split('\n').filter((line) => line.includes('loaded the demo series'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ symbol: 'SPX', bars: 5105, from: '2000-01-03', to: '2020-04-17' });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     }
   }, 30_000);
 });
