@@ -34,6 +34,8 @@ export async function fetchAlpacaDailyBars(deps: AlpacaDeps, symbol: string, fro
   const now = deps.clock.now().getTime();
   const latest = feed === 'delayed_sip' ? now - FEED_DELAY_MS : now;
   const end = new Date(Math.min(Date.parse(`${to}T23:59:59Z`), latest)).toISOString();
+  // Nothing can exist yet (a tail asked for just after midnight UTC, inside the delay): do not ask.
+  if (`${from}T00:00:00.000Z` > end) return [];
   const bars: Bar[] = [];
   let pageToken: string | null = null;
   for (let page = 0; page < MAX_PAGES; page += 1) {

@@ -59,7 +59,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     if (deps.alpaca !== null) {
       const last = cached?.series.dates.at(-1);
       if (last === undefined) {
-        cached = await fetchAndStore(symbol, PROVIDER_HISTORY_START, to, feed);
+        cached = await fetchAndStore(symbol, from < PROVIDER_HISTORY_START ? from : PROVIDER_HISTORY_START, to, feed);
       } else if (last < to && (feed === 'sip' || isTailStale(symbol))) {
         try {
           cached = await fetchAndStore(symbol, nextDay(last), to, feed);

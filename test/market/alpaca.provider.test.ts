@@ -58,6 +58,12 @@ describe('Alpaca Market Data v2 adapter (against a local server)', () => {
     expect(fake.seen.map((r) => r.query.feed)).toEqual(['sip', 'sip']);
   });
 
+  it('does not ask for a period that ends before it starts once the delay is applied', async () => {
+    fake.answer(() => ({ status: 500 }));
+    expect(await fetchAlpacaDailyBars(deps, 'AAPL', '2026-01-06', '2026-01-06', 'delayed_sip')).toEqual([]);
+    expect(fake.seen).toHaveLength(0);
+  });
+
   it('takes null bars as none', async () => {
     fake.answer(() => ({ status: 200, body: { bars: null, symbol: 'ZZZZ', next_page_token: null } }));
     expect(await fetchAlpacaDailyBars(deps, 'ZZZZ', '2026-01-01', '2026-01-05', 'delayed_sip')).toEqual([]);
