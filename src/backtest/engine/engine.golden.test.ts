@@ -71,8 +71,8 @@ const CASES: readonly GoldenCase[] = [
     template: 'buy_and_hold', capital: 1000,
     bars: [['2024-01-01', 10, 11]],
     trades: [], equity: [1000], drawdowns: [0],
-    // 0 calendar days → annualized = total return = 0; one bar has no daily return → Sharpe null.
-    metrics: { final_capital: 1000, total_return: 0, annualized_return: 0, sharpe_ratio: null, max_drawdown: 0, ...NO_TRADE_STATS },
+    // 0 calendar days → annualized null (zero denominator); one bar has no daily return → Sharpe null.
+    metrics: { final_capital: 1000, total_return: 0, annualized_return: null, sharpe_ratio: null, max_drawdown: 0, ...NO_TRADE_STATS },
   },
   {
     name: 'no trades: falling closes, the fast SMA never crosses above the slow one',

@@ -10,9 +10,9 @@ const purchase: BacktestTrade = {
 };
 
 describe('metric edge cases beyond the golden backtests', () => {
-  it('annualized return: one year is the total return, 0 days is the total return, overflow is null', () => {
+  it('annualized return: one year is the total return, 0 days and overflow are null', () => {
     expect(annualizedReturn(100, 110, 365.25)).toBeCloseTo(0.1, 12);
-    expect(annualizedReturn(100, 100, 0)).toBe(0);
+    expect(annualizedReturn(100, 100, 0)).toBeNull();
     expect(annualizedReturn(100, 1e6, 1)).toBeNull(); // (10^4)^365.25 is not a finite double
     expect(annualizedReturn(100, 0, 30)).toBe(-1);
   });

@@ -30,10 +30,10 @@ export function computeMetrics(
 
 /**
  * (final / initial)^(365.25 / days) − 1 over the calendar days between the first and the last bar.
- * With 0 days (one bar, or one date) nothing can have changed yet: the total return (0) is reported.
+ * With 0 days (a single bar) the exponent's denominator is 0: null, like every other undefined ratio.
  */
 export function annualizedReturn(initialCapital: number, finalCapital: number, days: number): number | null {
-  if (days <= 0) return finalCapital / initialCapital - 1;
+  if (days <= 0) return null;
   return finite(Math.pow(finalCapital / initialCapital, DAYS_PER_YEAR / days) - 1);
 }
 
