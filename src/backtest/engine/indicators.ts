@@ -9,7 +9,7 @@
 /** Simple moving average over `period` values; defined from index period − 1. */
 export function sma(values: Float64Array, period: number): Float64Array {
   const n = values.length;
-  const out = new Float64Array(n).fill(NaN);
+  const out = warmingUp(n, period - 1);
   let sum = 0;
   for (let i = 0; i < n && i < period; i++) sum += values[i]!;
   if (n >= period) out[period - 1] = sum / period;
@@ -28,7 +28,7 @@ export function sma(values: Float64Array, period: number): Float64Array {
  */
 export function ema(values: Float64Array, period: number, from = 0): Float64Array {
   const n = values.length;
-  const out = new Float64Array(n).fill(NaN);
+  const out = warmingUp(n, from + period - 1);
   const k = 2 / (period + 1);
   const keep = 1 - k;
   if (from >= n) return out;
@@ -48,7 +48,7 @@ export function ema(values: Float64Array, period: number, from = 0): Float64Arra
  */
 export function rsi(values: Float64Array, period: number): Float64Array {
   const n = values.length;
-  const out = new Float64Array(n).fill(NaN);
+  const out = warmingUp(n, period);
   if (n <= period) return out;
   let gain = 0;
   let loss = 0;
@@ -90,7 +90,7 @@ export function macd(values: Float64Array, fast: number, slow: number, signalPer
   const slowEma = new Float64Array(n);
   emaInto(values, fast, fastEma);
   emaInto(values, slow, slowEma);
-  const line = new Float64Array(n).fill(NaN);
+  const line = warmingUp(n, slow - 1);
   for (let i = slow - 1; i < n; i++) line[i] = fastEma[i]! - slowEma[i]!;
   const signal = ema(line, signalPeriod, slow - 1);
   const histogram = new Float64Array(n);
@@ -124,9 +124,9 @@ export interface Bands {
  */
 export function bollinger(values: Float64Array, period: number, width: number): Bands {
   const n = values.length;
-  const lower = new Float64Array(n).fill(NaN);
-  const middle = new Float64Array(n).fill(NaN);
-  const upper = new Float64Array(n).fill(NaN);
+  const lower = warmingUp(n, period - 1);
+  const middle = warmingUp(n, period - 1);
+  const upper = warmingUp(n, period - 1);
   if (n < period) return { lower, middle, upper };
   let mean = 0;
   for (let i = 0; i < period; i++) mean += values[i]!;
@@ -165,7 +165,7 @@ export function lowest(values: Float64Array, period: number): Float64Array {
 
 function windowExtreme(values: Float64Array, period: number, wantMax: boolean): Float64Array {
   const n = values.length;
-  const out = new Float64Array(n).fill(NaN);
+  const out = warmingUp(n, period - 1);
   const deque = new Int32Array(n); // indices; values along the deque are monotonic
   let head = 0;
   let tail = 0;
@@ -177,5 +177,12 @@ function windowExtreme(values: Float64Array, period: number, wantMax: boolean): 
     if (deque[head]! <= i - period) head++;
     if (i >= period - 1) out[i] = values[deque[head]!]!;
   }
+  return out;
+}
+
+/** An output array whose first `firstDefined` entries are NaN; the indicator writes every later entry. */
+function warmingUp(n: number, firstDefined: number): Float64Array {
+  const out = new Float64Array(n);
+  out.fill(NaN, 0, Math.min(n, Math.max(0, firstDefined)));
   return out;
 }
