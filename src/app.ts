@@ -72,7 +72,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());
-  await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(32 * 1024 * 1024) }));
+  await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
 
   return app as unknown as App;
 }
