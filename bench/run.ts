@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   else console.warn('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL to benchmark it too.');
 
   const results: Result[] = [];
+  // The machine may be shared: the load average before and after says how much of it the run had.
+  const loadBefore = os.loadavg();
   for (const setup of setups) {
     const server = await startServer(setup.env);
     try {
@@ -84,7 +86,13 @@ async function main(): Promise<void> {
 
   const report = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      node: process.version,
+      load_average_1_5_15_before: loadBefore.map((n) => Math.round(n * 100) / 100),
+      load_average_1_5_15_after: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    },
     results,
   };
   const dir = path.join(import.meta.dirname, 'results');
