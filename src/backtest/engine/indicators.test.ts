@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BollingerBands, DonchianChannels, EMA, MACD, RSI, SMA } from 'trading-signals';
 import { loadSpxBars } from '../../../test/helpers/bar-series.js';
@@ -120,5 +121,31 @@ describe('indicators on short or flat input', () => {
     expect(e[0]).toBeNaN();
     expect(e[1]).toBeCloseTo(7 / 3, 12);
     expect(e[2]).toBeCloseTo(4 / 3 + 7 / 9, 12);
+  });
+});
+
+describe('highest/lowest against a naive window scan', () => {
+  it('agree for random series and periods (ring-buffer wrap-around included)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 40 }),
+        (numbers, period) => {
+          const x = Float64Array.from(numbers);
+          const high = highest(x, period);
+          const low = lowest(x, period);
+          for (let i = 0; i < x.length; i++) {
+            if (i < period - 1) {
+              expect(high[i]).toBeNaN();
+              continue;
+            }
+            const window = numbers.slice(i - period + 1, i + 1);
+            expect(high[i]).toBe(Math.max(...window));
+            expect(low[i]).toBe(Math.min(...window));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
   });
 });

@@ -166,16 +166,22 @@ export function lowest(values: Float64Array, period: number): Float64Array {
 function windowExtreme(values: Float64Array, period: number, wantMax: boolean): Float64Array {
   const n = values.length;
   const out = warmingUp(n, period - 1);
-  const deque = new Int32Array(n); // indices; values along the deque are monotonic
+  // Indices of candidates, their values monotonic from head to tail; at most period + 1 live at once, so a ring
+  // buffer of a power-of-two size (head and tail only grow; the mask wraps them).
+  let size = 2;
+  while (size < period + 1) size *= 2;
+  const mask = size - 1;
+  const deque = new Int32Array(size);
   let head = 0;
   let tail = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
-    if (wantMax) while (tail > head && values[deque[tail - 1]!]! <= v) tail--;
-    else while (tail > head && values[deque[tail - 1]!]! >= v) tail--;
-    deque[tail++] = i;
-    if (deque[head]! <= i - period) head++;
-    if (i >= period - 1) out[i] = values[deque[head]!]!;
+    if (wantMax) while (tail > head && values[deque[(tail - 1) & mask]!]! <= v) tail--;
+    else while (tail > head && values[deque[(tail - 1) & mask]!]! >= v) tail--;
+    deque[tail & mask] = i;
+    tail++;
+    if (deque[head & mask]! <= i - period) head++;
+    if (i >= period - 1) out[i] = values[deque[head & mask]!]!;
   }
   return out;
 }
