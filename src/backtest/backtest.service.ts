@@ -5,6 +5,7 @@ import { isIsoDate } from '../market/csv-bars.js';
 import type { BarsInPeriod, MarketData } from '../market/market-data.service.js';
 import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
+import { backtestResultJson } from './backtest-body.js';
 import {
   comparisonResult,
   compareTemplates,
@@ -45,17 +46,16 @@ export async function legacyBacktestBody(
   const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital]);
   return deps.responses.getOrCreate(key, async () => {
     const run = runTemplateBacktest(bars, template, params, request.initial_capital);
-    return serialize(
-      legacyBacktestResult({
-        symbol: request.symbol,
-        strategyName: template.name,
-        ...usedPeriod(bars),
-        initialCapital: request.initial_capital,
-        dataFeed: feed,
-        dates: bars.dates,
-        run,
-      }),
-    );
+    const result = legacyBacktestResult({
+      symbol: request.symbol,
+      strategyName: template.name,
+      ...usedPeriod(bars),
+      initialCapital: request.initial_capital,
+      dataFeed: feed,
+      dates: bars.dates,
+      run,
+    });
+    return backtestResultJson(result, serialize);
   });
 }
 
