@@ -207,6 +207,26 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     expect(Number(response.headers['ratelimit-remaining'])).toBeLessThan(120);
   });
 
+  it('answers 429 with Retry-After past the per-client limit, counting backtests and comparisons together', async () => {
+    // A clock of its own puts its counters in a minute window the other requests of this file did not use.
+    const limited = await buildTestApp(db().handle, { clock: new ManualClock('2026-02-01T00:00:00.000Z'), env: { LEGACY_BACKTEST_RATE_LIMIT: '2' } });
+    try {
+      const body = { ...SPX_2000_2020, start_date: '2020-01-01' };
+      expect((await limited.inject({ method: 'POST', url: '/api/backtest', payload: body })).statusCode).toBe(200);
+      const compareBody = { symbol: 'SPX', strategies: ['buy_and_hold'], start_date: '2020-01-01', end_date: '2020-02-01', initial_capital: 1000 };
+      expect((await limited.inject({ method: 'POST', url: '/api/compare-strategies', payload: compareBody })).statusCode).toBe(200);
+      const refused = await limited.inject({ method: 'POST', url: '/api/backtest', payload: body });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'rate_limited' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client prefix has its own allowance.
+      const elsewhere = await limited.inject({ method: 'POST', url: '/api/backtest', payload: body, remoteAddress: '198.51.100.7' });
+      expect(elsewhere.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('lists the template catalogue at /api/templates and, without a session, at /api/strategies', async () => {
     const templates = (await app.inject({ url: '/api/templates' })).json();
     expect(templates.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(
