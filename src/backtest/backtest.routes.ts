@@ -3,7 +3,7 @@ import type { Platform } from '../platform/platform.js';
 import { MINUTE } from '../platform/clock.js';
 import { rateLimit } from '../platform/http/rate-limit.js';
 import { BacktestRequest, BacktestResult, CompareRequest, ComparisonResult } from './backtest.schema.js';
-import { compareStrategies, legacyBacktestBody, type BacktestDeps } from './backtest.service.js';
+import { comparisonBody, legacyBacktestBody, type BacktestDeps } from './backtest.service.js';
 
 const ERRORS = {
   400: { $ref: 'ErrorResponse#' },
@@ -28,7 +28,7 @@ export function backtestRoutes(platform: Platform, deps: BacktestDeps): FastifyP
         preHandler: limited,
         schema: { tags: ['backtest'], summary: 'Backtest a strategy template on a symbol', body: BacktestRequest, response: { 200: BacktestResult, ...ERRORS } },
       },
-      // The body is serialized by this route's response schema (reply.serialize), then cached as text.
+      // The body is serialized by this route's response schema (reply.serialize), then cached as bytes.
       async (request, reply) => {
         const body = await legacyBacktestBody(deps, request.body, (result) => String(reply.serialize(result)));
         return reply.type('application/json; charset=utf-8').send(body);
@@ -42,7 +42,10 @@ export function backtestRoutes(platform: Platform, deps: BacktestDeps): FastifyP
         preHandler: limited,
         schema: { tags: ['backtest'], summary: 'Compare strategy templates on a symbol', body: CompareRequest, response: { 200: ComparisonResult, ...ERRORS } },
       },
-      async (request) => compareStrategies(deps.marketData, request.body),
+      async (request, reply) => {
+        const body = await comparisonBody(deps, request.body, (result) => String(reply.serialize(result)));
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
     );
   };
 }

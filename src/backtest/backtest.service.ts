@@ -59,8 +59,15 @@ export async function legacyBacktestBody(
   });
 }
 
-/** POST /api/compare-strategies: several templates, each with its defaults, over one shared set of dates. */
-export async function compareStrategies(marketData: MarketData, request: CompareRequest): Promise<ComparisonResult> {
+/**
+ * POST /api/compare-strategies: several templates, each with its defaults, over one shared set of dates,
+ * as the JSON body `serialize` (the route's response schema) makes of it; cached like a backtest body.
+ */
+export async function comparisonBody(
+  deps: BacktestDeps,
+  request: CompareRequest,
+  serialize: (result: ComparisonResult) => string,
+): Promise<Buffer> {
   if (request.strategies.length === 0) {
     throw new BadRequest('List at least one template id in "strategies" (GET /api/templates).', [{ field: 'body.strategies', message: 'is empty' }], 'no_strategies');
   }
@@ -73,15 +80,20 @@ export async function compareStrategies(marketData: MarketData, request: Compare
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeed(request.data_feed);
   assertTicker(request.symbol);
-  const { series: bars } = await barsInPeriod(marketData, request.symbol, period, feed);
-  return comparisonResult({
-    symbol: request.symbol,
-    ...usedPeriod(bars),
-    initialCapital: request.initial_capital,
-    dataFeed: feed,
-    dates: bars.dates,
-    strategies: compareTemplates(bars, templates, request.initial_capital),
-  });
+  const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
+  const key = JSON.stringify(['compare', request.symbol, version, period.from, period.to, feed, request.strategies, request.initial_capital]);
+  return deps.responses.getOrCreate(key, async () =>
+    serialize(
+      comparisonResult({
+        symbol: request.symbol,
+        ...usedPeriod(bars),
+        initialCapital: request.initial_capital,
+        dataFeed: feed,
+        dates: bars.dates,
+        strategies: compareTemplates(bars, templates, request.initial_capital),
+      }),
+    ),
+  );
 }
 
 function templateById(id: string): StrategyTemplate {

@@ -98,6 +98,10 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     const request = { ...SPX_2000_2020, symbol: 'SPY', strategy: 'buy_and_hold', start_date: '2024-01-01', end_date: '2024-12-31' };
     const before = (await backtest(request)).json();
     expect(before.dates).toEqual(['2024-01-02']);
+    const comparison = { symbol: 'SPY', strategies: ['buy_and_hold'], start_date: '2024-01-01', end_date: '2024-12-31', initial_capital: 1000 };
+    const comparedBefore = await compare(comparison);
+    expect(comparedBefore.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(comparedBefore.json().dates).toEqual(['2024-01-02']);
     const other = db().openAnother();
     await storeBars(other.db, clock, {
       symbol: 'SPY',
@@ -106,6 +110,7 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     const after = (await backtest(request)).json();
     expect(after.dates).toEqual(['2024-01-02', '2024-01-03']);
     expect(after.final_capital).not.toBe(before.final_capital);
+    expect((await compare(comparison)).json().dates).toEqual(['2024-01-02', '2024-01-03']);
   });
 
   it('describes the routes in OpenAPI', async () => {
