@@ -4,8 +4,10 @@ import { Forbidden, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 
+import type { DataFeed } from '../backtest/engine/index.js';
+
+export type { DataFeed };
 /** Our data feeds (the contract's `data_feed`). */
-export type DataFeed = 'delayed_sip' | 'sip';
 export const DATA_FEEDS: readonly DataFeed[] = ['delayed_sip', 'sip'];
 
 /** How far behind real time `delayed_sip` stays: what the provider's free plan allows on `sip`. */

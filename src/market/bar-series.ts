@@ -1,3 +1,4 @@
+import type { BarSeries } from '../backtest/engine/index.js';
 /** One day of prices, as stored and as providers deliver it. `date` is `YYYY-MM-DD`. */
 export interface Bar {
   readonly date: string;
@@ -8,15 +9,8 @@ export interface Bar {
   readonly volume: number;
 }
 
-/** A symbol's bars in date order, column-wise in typed arrays: what the backtest engine reads. */
-export interface BarSeries {
-  readonly dates: readonly string[];
-  readonly open: Float64Array;
-  readonly high: Float64Array;
-  readonly low: Float64Array;
-  readonly close: Float64Array;
-  readonly volume: Float64Array;
-}
+/** A symbol's bars in date order, column-wise in typed arrays: the engine's input type. */
+export type { BarSeries } from '../backtest/engine/index.js';
 
 export function barSeriesFromBars(bars: readonly Bar[]): BarSeries {
   const n = bars.length;
