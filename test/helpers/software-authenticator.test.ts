@@ -259,6 +259,18 @@ describe('software authenticator: credential selection and state', () => {
     expect(authenticator.getAssertion({ challenge: 'eA', rpId: RP_ID }).id).toBe(first.id);
   });
 
+  it('makes credential ids of a chosen value or length', async () => {
+    const authenticator = new SoftwareAuthenticator({ origin: ORIGIN });
+    const long = authenticator.createCredential(await registrationOptions('ES256'), { credentialIdLength: 1100 });
+    expect(Buffer.from(long.id, 'base64url')).toHaveLength(1100);
+    const reused = authenticator.createCredential(await registrationOptions('ES256'), { credentialId: long.id });
+    expect(reused.id).toBe(long.id);
+    const options = await registrationOptions('ES256');
+    const verification = await verifyRegistration(authenticator.createCredential(options, { credentialIdLength: 1100 }), options);
+    // The library does not enforce WebAuthn's 1023-byte limit (§7.1 step 25): the server must.
+    expect(verification.verified).toBe(true);
+  });
+
   it('refuses to register again when excludeCredentials names a credential it holds', async () => {
     const { authenticator, response } = await registered('ES256');
     const options = await registrationOptions('ES256', [{ id: response.id }]);

@@ -80,6 +80,10 @@ export interface RegistrationOverrides extends CommonOverrides {
   omitAttestedCredentialData?: boolean;
   /** `id`/`rawId` reported in the JSON, different from the credential id in authData. */
   reportedId?: string;
+  /** Use this credential id (base64url), e.g. one already registered elsewhere. */
+  credentialId?: string;
+  /** Length in bytes of the random credential id (default 32; WebAuthn allows at most 1023). */
+  credentialIdLength?: number;
   fmt?: string;
   /** Do not keep the credential (e.g. a refusal test whose credential the server will never know). */
   keep?: boolean;
@@ -160,7 +164,9 @@ export class SoftwareAuthenticator {
     }
 
     const { privateKey, publicKey } = generateKeys(this.algorithm);
-    const credentialId = randomBytes(32);
+    const credentialId = overrides.credentialId
+      ? Buffer.from(overrides.credentialId, 'base64url')
+      : randomBytes(overrides.credentialIdLength ?? 32);
     const credential: ResidentCredential = {
       id: credentialId.toString('base64url'),
       rpId,
