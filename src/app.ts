@@ -12,6 +12,7 @@ import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerAuth } from './auth/auth.plugin.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -64,6 +65,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerOpenApi(app, config.publicOrigin);
 
   await app.register(healthRoutes(platform.db));
+  // Before every feature that uses requireSession / requireRole.
+  await registerAuth(app, platform);
 
   return app as unknown as App;
 }
