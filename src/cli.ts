@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { databaseOptions, migrateToLatest, openDatabase } from './platform/db/database.js';
 import { runWorker, serve } from './server.js';
+import { addAdminCommands } from './admin/admin.cli.js';
 
 const program = new Command()
   .name('tradelab')
@@ -32,6 +33,8 @@ program
       await database.close();
     }
   });
+
+addAdminCommands(program, config);
 
 function config(): Config {
   try {
