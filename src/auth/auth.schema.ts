@@ -76,7 +76,13 @@ export const SessionView = Type.Object({
 });
 export const Expiry = Type.Object({ expires_at: Type.String() });
 export const StepUpResult = Type.Object({ verified_at: Type.String() });
-export const StepUpRequired = Type.Object({ error: Type.String(), message: Type.String(), options: WebAuthnOptions });
+/** 403: `step_up_required` carries options for the assertion; other 403s (`origin_mismatch`) are plain errors. */
+export const StepUpRequired = Type.Object({
+  error: Type.String(),
+  message: Type.String(),
+  details: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+  options: Type.Optional(WebAuthnOptions),
+});
 
 export const Credential = Type.Object({
   id: Type.String(),

@@ -66,6 +66,7 @@ export interface NewCredential {
 
 /** Verifies an attestation against our origin and RP ID, UV required; null when it does not verify. */
 export async function verifyNewCredential(rp: Rp, response: RegistrationResponseJSON, challenge: string): Promise<NewCredential | null> {
+  if (isEmbeddedCrossOrigin(response.response.clientDataJSON)) return null;
   try {
     const result = await verifyRegistrationResponse({
       response,
@@ -78,6 +79,8 @@ export async function verifyNewCredential(rp: Rp, response: RegistrationResponse
     });
     if (!result.verified) return null;
     const info = result.registrationInfo;
+    // W3C WebAuthn §7.1 step 22 (Level 3): a credential id longer than 1023 bytes is refused.
+    if (Buffer.from(info.credential.id, 'base64url').length > MAX_CREDENTIAL_ID_BYTES) return null;
     const transports = (response.response.transports ?? []).filter((t) => /^[a-z-]{1,20}$/.test(t)).slice(0, 8);
     return {
       id: info.credential.id,
@@ -110,6 +113,7 @@ export async function verifyAssertion(
   challenge: string,
   credential: CredentialRow,
 ): Promise<VerifiedAssertion | null> {
+  if (isEmbeddedCrossOrigin(response.response.clientDataJSON)) return null;
   try {
     const result = await verifyAuthenticationResponse({
       response,
@@ -124,6 +128,21 @@ export async function verifyAssertion(
     return { newCounter: info.newCounter, backupEligible: info.credentialDeviceType === 'multiDevice', backupState: info.credentialBackedUp };
   } catch {
     return null;
+  }
+}
+
+const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/**
+ * We are never embedded in another site's frame (`frame-ancestors 'none'`), so a ceremony reported as
+ * cross-origin, or naming a top origin, is refused. @simplewebauthn checks `topOrigin` only when sent.
+ */
+function isEmbeddedCrossOrigin(clientDataJSON: string): boolean {
+  try {
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { crossOrigin?: unknown; topOrigin?: unknown };
+    return data.crossOrigin === true || data.topOrigin !== undefined;
+  } catch {
+    return true;
   }
 }
 
