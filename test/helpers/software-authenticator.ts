@@ -303,7 +303,7 @@ function signWith(algorithm: Algorithm, key: KeyObject, data: Buffer): Buffer {
 }
 
 /** The credential public key as COSE_Key (RFC 9053): EC2 P-256, OKP Ed25519 or RSA. */
-export function coseKey(publicKey: KeyObject, algorithm: Algorithm, alg = COSE_ALG[algorithm]): Uint8Array {
+export function coseKey(publicKey: KeyObject, algorithm: Algorithm, alg = COSE_ALG[algorithm]): Uint8Array<ArrayBuffer> {
   const jwk = publicKey.export({ format: 'jwk' });
   const bytes = (value: string | undefined) => Buffer.from(value ?? '', 'base64url');
   if (algorithm === 'ES256') {
