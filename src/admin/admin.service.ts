@@ -1,15 +1,8 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import type { Clock } from '../platform/clock.js';
-import type { DbOrTx, Db } from '../platform/db/database.js';
+import type { Db } from '../platform/db/database.js';
 import { NotFound } from '../platform/errors.js';
-
-async function findLiveUser(db: DbOrTx, email: string) {
-  return db.selectFrom('users').select(['id', 'role']).where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
-}
-
-async function updateRole(db: DbOrTx, id: string, role: 'user' | 'admin'): Promise<void> {
-  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
-}
+import { findUserByEmail, setRole } from '../auth/users.repo.js';
 
 /**
  * Gives (`admin`) or takes back (`user`) the admin role, by email: the operator's bootstrap, run on the
@@ -19,11 +12,11 @@ async function updateRole(db: DbOrTx, id: string, role: 'user' | 'admin'): Promi
 export async function setAdminRole(db: Db, clock: Clock, rawEmail: string, admin: boolean): Promise<{ changed: boolean; userId: string }> {
   const email = rawEmail.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const user = await findLiveUser(trx, email);
-    if (!user) throw new NotFound(`No account has the address ${email}.`, 'unknown_email');
+    const user = await findUserByEmail(trx, email);
+    if (!user || user.deleted_at !== null) throw new NotFound(`No account has the address ${email}.`, 'unknown_email');
     const role = admin ? 'admin' : 'user';
     if (user.role === role) return { changed: false, userId: user.id };
-    await updateRole(trx, user.id, role);
+    await setRole(trx, user.id, role);
     await appendAudit(trx, clock, {
       actorUserId: null,
       action: admin ? 'admin.grant' : 'admin.revoke',

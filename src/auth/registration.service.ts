@@ -1,6 +1,6 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { HOUR, isoNow } from '../platform/clock.js';
-import { BadRequest, Forbidden, NotFound } from '../platform/errors.js';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { queueMail } from '../platform/mail/outbox.js';
 import type { AuthDeps, ClientInfo } from './auth-context.js';
@@ -58,37 +58,61 @@ export async function verifyRegistration(
   // Counted before the transaction (the limiter has its own connection): notices to one address stay few.
   const noticeAllowed = (await deps.rateLimiter.hit(`auth.taken-notice:${email}`, { limit: 3, windowMs: HOUR })).allowed;
 
-  return deps.db.transaction().execute(async (trx) => {
-    const existing = await findUserByEmail(trx, email);
-    if (existing && (existing.email_verified_at !== null || existing.deleted_at !== null)) {
-      if (existing.deleted_at === null && noticeAllowed) {
-        await queueMail(trx, deps.clock, { to: email, userId: existing.id, ...alreadyRegisteredMail(deps.config.publicOrigin) });
-      }
-      return { user_id: newId(), needs_email_verification: true as const };
-    }
-    if (existing) await deleteUser(trx, existing.id);
-    if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
+  // Two registrations racing for one address or one passkey: the loser is told to start again, not a 500.
+  const clash = registrationFailed('Registration clashed with another one; start again.');
+  return withUniqueViolationAs(clash, () =>
+    deps.db
+      .transaction()
+      .execute((trx) => storeRegistration(trx, deps, { email, displayName: displayName ?? '', userHandle, credential, noticeAllowed, client })),
+  );
+}
 
-    const userId = newId();
-    await insertUser(trx, {
-      id: userId,
-      email,
-      display_name: displayName || null,
-      role: 'user',
-      created_at: isoNow(deps.clock),
-      webauthn_user_id: userHandle,
-    });
-    await storeCredential(trx, deps, userId, credential);
-    await sendEmailLink(trx, deps.clock, { userId, email, purpose: 'initial', publicOrigin: deps.config.publicOrigin, mail: verificationMail });
-    await appendAudit(trx, deps.clock, {
-      actorUserId: userId,
-      action: 'user.register',
-      targetKind: 'user',
-      targetId: userId,
-      context: { credential_id: credential.id, replaced_unverified_account: existing !== undefined, ip_prefix: client.ipPrefix },
-    });
-    return { user_id: userId, needs_email_verification: true as const };
+async function storeRegistration(
+  trx: DbOrTx,
+  deps: AuthDeps,
+  input: { email: string; displayName: string; userHandle: string; credential: NewCredential; noticeAllowed: boolean; client: ClientInfo },
+): Promise<{ user_id: string; needs_email_verification: true }> {
+  const { email, displayName, userHandle, credential, noticeAllowed, client } = input;
+  const existing = await findUserByEmail(trx, email);
+  if (existing && (existing.email_verified_at !== null || existing.deleted_at !== null)) {
+    if (existing.deleted_at === null && noticeAllowed) {
+      await queueMail(trx, deps.clock, { to: email, userId: existing.id, ...alreadyRegisteredMail(deps.config.publicOrigin) });
+    }
+    return { user_id: newId(), needs_email_verification: true as const };
+  }
+  if (existing) await deleteUser(trx, existing.id);
+  if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
+
+  const userId = newId();
+  await insertUser(trx, {
+    id: userId,
+    email,
+    display_name: displayName || null,
+    role: 'user',
+    created_at: isoNow(deps.clock),
+    webauthn_user_id: userHandle,
   });
+  await storeCredential(trx, deps, userId, credential);
+  await sendEmailLink(trx, deps.clock, { userId, email, purpose: 'initial', publicOrigin: deps.config.publicOrigin, mail: verificationMail });
+  await appendAudit(trx, deps.clock, {
+    actorUserId: userId,
+    action: 'user.register',
+    targetKind: 'user',
+    targetId: userId,
+    context: { credential_id: credential.id, replaced_unverified_account: existing !== undefined, ip_prefix: client.ipPrefix },
+  });
+  return { user_id: userId, needs_email_verification: true as const };
+}
+
+/** Runs `work`; a unique-constraint violation (either dialect) becomes `replacement`. */
+export async function withUniqueViolationAs<T>(replacement: Error, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw replacement;
+    throw error;
+  }
 }
 
 export async function storeCredential(db: DbOrTx, deps: AuthDeps, userId: string, credential: NewCredential): Promise<void> {
@@ -118,6 +142,8 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ emai
     const user = await findUserById(trx, link.user_id);
     if (!user || user.deleted_at !== null) throw new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
     const now = isoNow(deps.clock);
+    const holder = link.email === user.email ? user : await findUserByEmail(trx, link.email);
+    if (holder && holder.id !== user.id) throw new Conflict('email_taken', 'Another account uses this address now.');
     if (!(await consumeEmailLink(trx, link.id, now))) throw linkUsed();
     await markEmailVerified(trx, user.id, link.email, user.email_verified_at && link.purpose === 'initial' ? user.email_verified_at : now);
     await appendAudit(trx, deps.clock, {
