@@ -1,7 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { sha256Hex } from '../../src/platform/ids.js';
+import { SEND_MAIL_JOB } from '../../src/platform/mail/outbox.js';
+import { sendMailJob } from '../../src/platform/mail/send-mail.job.js';
+import { createMailTransport } from '../../src/platform/mail/transport.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
@@ -55,8 +62,8 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(early.json().error).toBe('email_unverified');
     expect((await mailsTo(db(), 'ann@example.com')).length).toBe(2);
 
-    // Verify the address from the (newest) mailed link: single use.
-    const token = await latestLinkToken(db(), 'ann@example.com', 'verify-email');
+    // The mail job delivers the newest link as a real .eml file; parse the link out of it. Delivery blanks the body.
+    const token = await deliverAndReadLink('ann@example.com', 'verify-email');
     expect(await db().selectFrom('email_verifications').select('id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst()).toBeDefined();
     const verified = await browser.get(`/api/auth/email/verify?token=${token}`);
     expect(verified.statusCode).toBe(200);
@@ -268,6 +275,30 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect((await signIn(new Browser(app), owner)).statusCode).toBe(200);
     expect((await signIn(new Browser(app), squatter)).json().error).toBe('unknown_credential');
   });
+
+  /** Runs the mail job (file transport) for the newest mail to `to` and reads the link from the written .eml. */
+  async function deliverAndReadLink(to: string, page: string): Promise<string> {
+    const mail = await db().selectFrom('mail_outbox').select('id').where('to_address', '=', to).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const job = await db().selectFrom('jobs').select(['id', 'payload']).where('payload', 'like', `%${mail.id}%`).executeTakeFirstOrThrow();
+    const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-auth-mail-'));
+    const transport = createMailTransport({ smtpUrl: null, mailDir, logger: app.log });
+    await sendMailJob({ db: db(), clock, transport, from: 'tradelab <no-reply@localhost>' })({
+      id: job.id,
+      kind: SEND_MAIL_JOB,
+      payload: JSON.parse(job.payload),
+      attempt: 1,
+      signal: new AbortController().signal,
+    });
+    transport.close();
+    const parsed = await simpleParser(fs.readFileSync(path.join(mailDir, `${mail.id}.eml`)));
+    fs.rmSync(mailDir, { recursive: true, force: true });
+    expect(parsed.to && 'text' in parsed.to ? parsed.to.text : '').toBe(to);
+    const match = new RegExp(`http://localhost:3000/${page}\\?token=([A-Za-z0-9_-]{43})`).exec(parsed.text ?? '');
+    expect(match).not.toBeNull();
+    const blanked = await db().selectFrom('mail_outbox').select(['text_body', 'html_body', 'sent_at']).where('id', '=', mail.id).executeTakeFirstOrThrow();
+    expect(blanked).toEqual({ text_body: '', html_body: '', sent_at: clock.now().toISOString() });
+    return match![1]!;
+  }
 
   async function freshUser(email: string) {
     const authenticator = newAuthenticator();
