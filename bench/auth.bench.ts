@@ -35,6 +35,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PG_SCHEMA = 'tradelab_bench_auth';
 const root = path.resolve(import.meta.dirname, '..');
+const builtServer = path.join(root, 'dist/cli.js');
+const serverArgs = fs.existsSync(builtServer) ? [builtServer] : ['--import', 'tsx', path.join(root, 'src/cli.ts')];
 
 interface CeremonyResult {
   dialect: string;
@@ -119,7 +121,7 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     note: 'Measured on a machine shared with other work (2 cores); the load generator runs on the same machine as the server.',
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    server: fs.existsSync(path.join(root, 'dist/cli.js')) ? 'dist/cli.js' : 'src/cli.ts via tsx',
+    server: serverArgs.length === 1 ? 'dist/cli.js' : 'src/cli.ts via tsx',
     rate_limit_store: process.env.REDIS_URL ? 'redis' : 'database',
     ceremonies,
     authenticated_overhead: load,
@@ -211,9 +213,7 @@ async function resetSchema(url: string): Promise<void> {
 async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess; dataDir: string }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-auth-'));
-  const built = path.join(root, 'dist/cli.js');
-  const args = fs.existsSync(built) ? [built] : ['--import', 'tsx', path.join(root, 'src/cli.ts')];
-  const child = spawn(process.execPath, [...args, 'serve', '--no-worker'], {
+  const child = spawn(process.execPath, [...serverArgs, 'serve', '--no-worker'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_ORIGIN: ORIGIN, TRUST_PROXY: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
