@@ -36,8 +36,17 @@ export async function registerAuth(app: FastifyInstance, platform: Platform): Pr
     return;
   }
 
-  await app.register(authRoutes(deps), { prefix: '/api/auth' });
-  await app.register(credentialRoutes(deps), { prefix: '/api/auth' });
-  await app.register(recoveryRoutes(deps), { prefix: '/api/auth' });
+  await app.register(
+    async (api) => {
+      // Answers name the session, its user and single-use options: no cache may keep them.
+      api.addHook('onSend', async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+      });
+      await api.register(authRoutes(deps));
+      await api.register(credentialRoutes(deps));
+      await api.register(recoveryRoutes(deps));
+    },
+    { prefix: '/api/auth' },
+  );
   await app.register(authPageRoutes);
 }

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../platform/db/database.js';
-import type { Ceremony, WebauthnChallengesTable } from '../platform/db/schema.js';
+import type { WebauthnChallengesTable } from '../platform/db/schema.js';
 
 export async function insertChallenge(db: DbOrTx, row: WebauthnChallengesTable): Promise<void> {
   await db.insertInto('webauthn_challenges').values(row).execute();
@@ -9,5 +9,3 @@ export async function insertChallenge(db: DbOrTx, row: WebauthnChallengesTable):
 export async function takeChallenge(db: DbOrTx, id: string): Promise<WebauthnChallengesTable | undefined> {
   return db.deleteFrom('webauthn_challenges').where('id', '=', id).returningAll().executeTakeFirst();
 }
-
-export type { Ceremony };

@@ -38,17 +38,19 @@ export function ceremonyLimit(limiter: RateLimiter, name: string): preHandlerAsy
  * `invalid_payload` (the code the auth API promises), not the generic `validation_failed`.
  */
 export const rejectInvalidPayload: preHandlerAsyncHookHandler = async (request) => {
-  const error = request.validationError;
-  if (!error) return;
+  if (request.validationError) throw invalidPayload(request.validationError);
+};
+
+/** As `rejectInvalidPayload`, but a request without a body passes (an optional WebAuthn payload). */
+export const rejectInvalidOptionalPayload: preHandlerAsyncHookHandler = async (request) => {
+  if (request.body === undefined || request.body === null) return;
+  if (request.validationError) throw invalidPayload(request.validationError);
+};
+
+function invalidPayload(error: NonNullable<FastifyRequest['validationError']>): BadRequest {
   const details = (error.validation ?? []).slice(0, 10).map((issue: { instancePath: string; message?: string }) => ({
     field: `body${issue.instancePath.replace(/\//g, '.')}`,
     message: issue.message ?? 'is invalid',
   }));
-  throw new BadRequest('The request is not a well-formed WebAuthn payload.', details, 'invalid_payload');
-};
-
-/** As `rejectInvalidPayload`, but a request without a body passes (an optional WebAuthn payload). */
-export const rejectInvalidOptionalPayload: preHandlerAsyncHookHandler = async function (this: unknown, request, reply) {
-  if (request.body === undefined || request.body === null) return;
-  await rejectInvalidPayload.call(this as never, request, reply);
-};
+  return new BadRequest('The request is not a well-formed WebAuthn payload.', details, 'invalid_payload');
+}

@@ -22,7 +22,7 @@ export async function insertUser(db: DbOrTx, user: Insertable<UsersTable>): Prom
   await db.insertInto('users').values(user).execute();
 }
 
-/** Inserts unless the email is taken; returns whether a row was written. */
+/** Inserts unless the email is taken (a concurrent insert of the same address is not an error). */
 export async function insertUserIfAbsent(db: DbOrTx, user: Insertable<UsersTable>): Promise<void> {
   await db.insertInto('users').values(user).onConflict((c) => c.column('email').doNothing()).execute();
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { HOUR, MINUTE } from '../../src/platform/clock.js';
+import { sha256Hex } from '../../src/platform/ids.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
@@ -49,6 +50,20 @@ describeEachDialect('sign-in rules', (database) => {
     const row = await db().selectFrom('passkey_credentials').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ sign_count: 0, backup_eligible: false, backup_state: false });
     expect((await audit('credential.backup_eligibility_changed')).map((e) => e.target_id)).toEqual([id]);
+  });
+
+  it('accepts a challenge until 60 s have passed, and not after; either way it is spent', async () => {
+    const { authenticator } = await signedUpUser(app, db(), 'ida@example.com');
+    const browser = new Browser(app);
+    const options = (await browser.post('/api/auth/login/options')).json();
+    clock.advance(60_000 - 1);
+    const inTime = await browser.post('/api/auth/login/verify', authenticator.getAssertion(options));
+    expect(inTime.statusCode).toBe(200);
+    expect(inTime.headers['cache-control']).toBe('no-store');
+    const late = (await browser.post('/api/auth/login/options')).json();
+    clock.advance(60_000);
+    expect((await browser.post('/api/auth/login/verify', authenticator.getAssertion(late))).json().error).toBe('challenge_invalid');
+    expect(await db().selectFrom('webauthn_challenges').select('id').where('id', 'in', [sha256Hex(options.challenge), sha256Hex(late.challenge)]).execute()).toEqual([]);
   });
 
   it('mails at most 3 fresh verification links an hour to an account signing in unverified', async () => {
