@@ -145,7 +145,8 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     // After 24 h (kept alive by refreshes), refresh demands a step-up, with options for this user's passkeys.
     for (let i = 0; i < 2; i += 1) {
       clock.advance(6 * HOUR);
-      expect((await second.post('/api/auth/session/refresh', {})).statusCode).toBe(200);
+      // With `{}` or with no body at all.
+      expect((await second.post('/api/auth/session/refresh', i === 0 ? {} : undefined)).statusCode).toBe(200);
     }
     clock.advance(6 * HOUR - 1);
     expect((await second.get('/api/auth/session')).json().step_up_due).toBe(false);
