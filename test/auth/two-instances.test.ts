@@ -94,6 +94,34 @@ describePostgres('two app instances on one PostgreSQL', () => {
     expectRefusal(await onA.get('session'), 401, 'unauthenticated');
   });
 
+  it('one email link opened on A and B at once verifies once (the other answers 410 link_used)', async () => {
+    const onA = new AuthClient(a);
+    const email = uniqueEmail('race');
+    const creation = await registrationOptions(onA, email);
+    expect((await onA.post('register/verify', newAuthenticator().createCredential(creation))).statusCode).toBe(201);
+    const token = await lastMailedToken(database.handle.db, email);
+    const answers = await Promise.all([new AuthClient(a).get(`email/verify?token=${token}`), new AuthClient(b).get(`email/verify?token=${token}`)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 410]);
+  });
+
+  it('one recovery link finished on A and B at once, with two ceremonies, recovers once', async () => {
+    const onA = new AuthClient(a);
+    const account = await signedInAccount(onA, database.handle.db);
+    expect((await new AuthClient(b).post('recovery/start', { email: account.email })).statusCode).toBe(202);
+    const token = await lastMailedToken(database.handle.db, account.email);
+    const first = new AuthClient(a);
+    const second = new AuthClient(b);
+    const [optionsA, optionsB] = [(await first.post('recovery/complete', { token })).json(), (await second.post('recovery/complete', { token })).json()];
+    const answers = await Promise.all([
+      first.post('recovery/complete', { token, credential: newAuthenticator().createCredential(optionsA) }),
+      second.post('recovery/complete', { token, credential: newAuthenticator().createCredential(optionsB) }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join(' | ')).toEqual([200, 410]);
+    expect([first.cookie, second.cookie].filter(Boolean)).toHaveLength(1);
+    const credentials = await database.handle.db.selectFrom('passkey_credentials').select('id').where('user_id', '=', account.userId).execute();
+    expect(credentials).toHaveLength(1);
+  });
+
   it('rate-limit counters are shared: 20 sign-in options a minute per network across both instances', async () => {
     const onA = new AuthClient(a);
     const onB = onA.on(b);
