@@ -62,7 +62,3 @@ export async function revokeSession(db: DbOrTx, idHash: string, at: string): Pro
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
-
-export async function revokeUserSessions(db: DbOrTx, userId: string, at: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-}
