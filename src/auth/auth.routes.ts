@@ -17,7 +17,8 @@ import {
 } from './auth.schema.js';
 import { ceremonyLimit, clearSessionCookie, clientOf, rejectInvalidOptionalPayload, rejectInvalidPayload, setSessionCookie } from './http.js';
 import { login, loginOptions, refreshSession, stepUpOptions, stepUpSession } from './login.service.js';
-import { registrationOptions, verifyEmail, verifyRegistration } from './registration.service.js';
+import { verifyEmail } from './email-links.service.js';
+import { registrationOptions, verifyRegistration } from './registration.service.js';
 import { authOf, sessionCookieOf } from './session-hooks.js';
 import { isStepUpDue, logout } from './sessions.service.js';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from './webauthn.js';

@@ -1,10 +1,13 @@
 import { isoAfter, isoNow, type Clock } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
 import type { VerificationPurpose } from '../platform/db/schema.js';
-import { Gone, NotFound } from '../platform/errors.js';
+import { Conflict, Gone, NotFound } from '../platform/errors.js';
+import { appendAudit } from '../platform/audit/audit.js';
+import type { AuthDeps } from './auth-context.js';
+import { findUserByEmail, findUserById, markEmailVerified } from './users.repo.js';
 import { newId, newToken, sha256Hex } from '../platform/ids.js';
 import { queueMail } from '../platform/mail/outbox.js';
-import { findEmailLinkByHash, insertEmailLink, type EmailLinkRow } from './email-links.repo.js';
+import { consumeEmailLink, findEmailLinkByHash, insertEmailLink, type EmailLinkRow } from './email-links.repo.js';
 import { LIFETIMES } from './lifetimes.js';
 
 const PAGE_OF: Record<VerificationPurpose, string> = {
@@ -67,4 +70,26 @@ export async function findUsableLink(
 
 export function linkUsed(): Gone {
   return new Gone('This link was already used. Ask for a new one if you still need it.', 'link_used');
+}
+
+/** Consumes an `initial` (or `rectification`) link and marks the address verified. No session is issued. */
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ email_verified: true }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const link = await findUsableLink(trx, deps.clock, token, ['initial', 'rectification']);
+    const user = await findUserById(trx, link.user_id);
+    if (!user || user.deleted_at !== null) throw new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
+    const now = isoNow(deps.clock);
+    const holder = link.email === user.email ? user : await findUserByEmail(trx, link.email);
+    if (holder && holder.id !== user.id) throw new Conflict('email_taken', 'Another account uses this address now.');
+    if (!(await consumeEmailLink(trx, link.id, now))) throw linkUsed();
+    await markEmailVerified(trx, user.id, link.email, user.email_verified_at && link.purpose === 'initial' ? user.email_verified_at : now);
+    await appendAudit(trx, deps.clock, {
+      actorUserId: user.id,
+      action: 'user.email_verified',
+      targetKind: 'user',
+      targetId: user.id,
+      context: { purpose: link.purpose },
+    });
+    return { email_verified: true as const };
+  });
 }

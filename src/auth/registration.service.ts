@@ -1,15 +1,14 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { HOUR, isoNow } from '../platform/clock.js';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../platform/errors.js';
+import { BadRequest, Forbidden } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { queueMail } from '../platform/mail/outbox.js';
 import type { AuthDeps, ClientInfo } from './auth-context.js';
 import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { findCredential, insertCredential } from './credentials.repo.js';
-import { consumeEmailLink } from './email-links.repo.js';
-import { findUsableLink, linkUsed, sendEmailLink } from './email-links.service.js';
+import { sendEmailLink } from './email-links.service.js';
 import { alreadyRegisteredMail, verificationMail } from './auth-mails.js';
-import { deleteUser, findUserByEmail, findUserById, insertUser, markEmailVerified } from './users.repo.js';
+import { deleteUser, findUserByEmail, insertUser } from './users.repo.js';
 import { creationOptions, newUserHandle, verifyNewCredential, type CreationOptions, type NewCredential, type RegistrationResponseJSON } from './webauthn.js';
 import type { DbOrTx } from '../platform/db/database.js';
 
@@ -133,26 +132,4 @@ export async function storeCredential(db: DbOrTx, deps: AuthDeps, userId: string
 
 export function registrationFailed(message = 'The passkey could not be verified.'): BadRequest {
   return new BadRequest(message, undefined, 'registration_failed');
-}
-
-/** Consumes an `initial` (or `rectification`) link and marks the address verified. No session is issued. */
-export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ email_verified: true }> {
-  return deps.db.transaction().execute(async (trx) => {
-    const link = await findUsableLink(trx, deps.clock, token, ['initial', 'rectification']);
-    const user = await findUserById(trx, link.user_id);
-    if (!user || user.deleted_at !== null) throw new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
-    const now = isoNow(deps.clock);
-    const holder = link.email === user.email ? user : await findUserByEmail(trx, link.email);
-    if (holder && holder.id !== user.id) throw new Conflict('email_taken', 'Another account uses this address now.');
-    if (!(await consumeEmailLink(trx, link.id, now))) throw linkUsed();
-    await markEmailVerified(trx, user.id, link.email, user.email_verified_at && link.purpose === 'initial' ? user.email_verified_at : now);
-    await appendAudit(trx, deps.clock, {
-      actorUserId: user.id,
-      action: 'user.email_verified',
-      targetKind: 'user',
-      targetId: user.id,
-      context: { purpose: link.purpose },
-    });
-    return { email_verified: true as const };
-  });
 }
