@@ -13,6 +13,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: 401 `unauthenticated` unless the request carries an open session; sets `request.auth`. */
     requireSession: preHandlerAsyncHookHandler;
+    /**
+     * preHandler: sets `request.auth` when the request carries an open session, and lets it through
+     * either way (a route that answers differently with and without a session, such as GET /api/strategies).
+     */
+    loadSession: preHandlerAsyncHookHandler;
     /** preHandler: a session whose user has `role`, else 401 / 403 `forbidden`. */
     requireRole: (role: 'admin') => preHandlerAsyncHookHandler;
   }
@@ -32,7 +37,7 @@ export function sessionCookieOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Decorates the app with `requireSession` and `requireRole`, and refuses at startup a route that opts
+ * Decorates the app with `requireSession`, `loadSession` and `requireRole`, and refuses at startup a route that opts
  * out of the Origin check (`config.changesState === false`) while reading the session: such a route
  * would be a cross-site request forgery hole.
  */
@@ -60,14 +65,22 @@ export function registerSessionHooks(app: FastifyInstance, deps: AuthDeps): void
       },
       { [READS_SESSION]: true },
     );
+  const loadSession = Object.assign(
+    async (request: FastifyRequest): Promise<void> => {
+      if (request.auth) return;
+      request.auth = deps.config.authV1 === 'off' ? await localOperator(deps) : await resolveSession(deps, sessionCookieOf(request));
+    },
+    { [READS_SESSION]: true },
+  );
   app.decorate('requireSession', requireSession);
+  app.decorate('loadSession', loadSession);
   app.decorate('requireRole', requireRole);
 
   app.addHook('onRoute', (route) => {
     const hooks = [route.preHandler, route.onRequest, route.preValidation].flat().filter(Boolean) as object[];
     if (route.config?.changesState === false && hooks.some((hook) => READS_SESSION in hook)) {
       throw new Error(
-        `${route.method} ${route.url}: a route with config.changesState === false skips the Origin check and must not use requireSession`,
+        `${route.method} ${route.url}: a route with config.changesState === false skips the Origin check and must not use requireSession (or loadSession, requireRole)`,
       );
     }
   });

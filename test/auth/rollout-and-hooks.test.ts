@@ -11,6 +11,7 @@ import { Browser, latestLinkToken, newAuthenticator, register, signIn } from './
 function addProbeRoutes(app: App): void {
   app.get('/api/probe/me', { preHandler: app.requireSession }, async (request) => ({ user_id: request.auth!.userId, email: request.auth!.email }));
   app.get('/api/probe/admin', { preHandler: app.requireRole('admin') }, async () => ({ ok: true }));
+  app.get('/api/probe/maybe', { preHandler: app.loadSession }, async (request) => ({ user_id: request.auth?.userId ?? null }));
 }
 
 describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
@@ -28,11 +29,14 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
     it('lets anyone register; requireSession answers 401 without a session and knows the caller with one', async () => {
       const browser = new Browser(app);
       expect((await browser.get('/api/probe/me')).statusCode).toBe(401);
+      expect((await browser.get('/api/probe/maybe')).json()).toEqual({ user_id: null });
       const authenticator = newAuthenticator();
       expect((await register(browser, authenticator, 'gus@example.com')).statusCode).toBe(201);
       await browser.get(`/api/auth/email/verify?token=${await latestLinkToken(db(), 'gus@example.com', 'verify-email')}`);
       expect((await signIn(browser, authenticator)).statusCode).toBe(200);
-      expect((await browser.get('/api/probe/me')).json()).toMatchObject({ email: 'gus@example.com' });
+      const me = (await browser.get('/api/probe/me')).json();
+      expect(me).toMatchObject({ email: 'gus@example.com' });
+      expect((await browser.get('/api/probe/maybe')).json()).toEqual({ user_id: me.user_id });
       expect((await browser.get('/api/probe/admin')).statusCode).toBe(403);
       await db().updateTable('users').set({ role: 'admin' }).where('email', '=', 'gus@example.com').execute();
       expect((await browser.get('/api/probe/admin')).json()).toEqual({ ok: true });
@@ -48,6 +52,9 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
       ).toThrow(/changesState === false.*requireSession/);
       expect(() =>
         other.post('/api/probe/unsafe-admin', { config: { changesState: false }, preHandler: [other.requireRole('admin')] }, async () => ({})),
+      ).toThrow(/requireSession/);
+      expect(() =>
+        other.post('/api/probe/unsafe-maybe', { config: { changesState: false }, preHandler: other.loadSession }, async () => ({})),
       ).toThrow(/requireSession/);
       // Either alone is fine.
       expect(() => other.post('/api/probe/open', { config: { changesState: false } }, async () => ({}))).not.toThrow();
