@@ -59,14 +59,7 @@ export async function addCredential(deps: AuthDeps, auth: AuthContext, response:
   if (!credential) throw registrationFailed();
   return deps.db.transaction().execute(async (trx) => {
     if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
-    await storeCredential(trx, deps, auth.userId, credential);
-    await appendAudit(trx, deps.clock, {
-      actorUserId: auth.userId,
-      action: 'credential.add',
-      targetKind: 'credential',
-      targetId: credential.id,
-      context: { aaguid: credential.aaguid, backup_eligible: credential.backupEligible },
-    });
+    await storeCredential(trx, deps, auth.userId, credential, 'add_credential');
     const stored = await findCredential(trx, credential.id);
     return view(stored!, auth);
   });

@@ -90,7 +90,7 @@ export async function completeRecovery(
     const priorCredentials = (await listCredentials(trx, user.id)).map((c) => c.id);
     const priorSessions = await listOpenSessionIds(trx, { userId: user.id }, now);
     await deleteUserCredentials(trx, user.id);
-    await storeCredential(trx, deps, user.id, credential);
+    await storeCredential(trx, deps, user.id, credential, 'recovery');
     const cooldownUntil = isoAfter(deps.clock, LIFETIMES.tradeCooldown);
     await setTradeCooldown(trx, user.id, cooldownUntil);
     await appendAudit(trx, deps.clock, {

@@ -91,8 +91,6 @@ async function storeRegistration(
     created_at: isoNow(deps.clock),
     webauthn_user_id: userHandle,
   });
-  await storeCredential(trx, deps, userId, credential);
-  await sendEmailLink(trx, deps.clock, { userId, email, purpose: 'initial', publicOrigin: deps.config.publicOrigin, mail: verificationMail });
   await appendAudit(trx, deps.clock, {
     actorUserId: userId,
     action: 'user.register',
@@ -100,6 +98,8 @@ async function storeRegistration(
     targetId: userId,
     context: { credential_id: credential.id, replaced_unverified_account: existing !== undefined, ip_prefix: client.ipPrefix },
   });
+  await storeCredential(trx, deps, userId, credential, 'registration');
+  await sendEmailLink(trx, deps.clock, { userId, email, purpose: 'initial', publicOrigin: deps.config.publicOrigin, mail: verificationMail });
   return { user_id: userId, needs_email_verification: true as const };
 }
 
@@ -114,7 +114,14 @@ export async function withUniqueViolationAs<T>(replacement: Error, work: () => P
   }
 }
 
-export async function storeCredential(db: DbOrTx, deps: AuthDeps, userId: string, credential: NewCredential): Promise<void> {
+/** Stores a verified passkey for `userId` and audits `credential.add` (`via` says which ceremony added it). */
+export async function storeCredential(
+  db: DbOrTx,
+  deps: AuthDeps,
+  userId: string,
+  credential: NewCredential,
+  via: 'registration' | 'add_credential' | 'recovery',
+): Promise<void> {
   await insertCredential(db, {
     id: credential.id,
     user_id: userId,
@@ -127,6 +134,13 @@ export async function storeCredential(db: DbOrTx, deps: AuthDeps, userId: string
     last_used_at: null,
     backup_eligible: credential.backupEligible,
     backup_state: credential.backupState,
+  });
+  await appendAudit(db, deps.clock, {
+    actorUserId: userId,
+    action: 'credential.add',
+    targetKind: 'credential',
+    targetId: credential.id,
+    context: { via, aaguid: credential.aaguid, backup_eligible: credential.backupEligible },
   });
 }
 
