@@ -7,6 +7,7 @@ import { describeEachDialect } from '../helpers/dialects.js';
 import {
   AuthClient,
   countRows,
+  expectNoSessionIssued,
   expectRefusal,
   loginOptions,
   newAuthenticator,
@@ -224,6 +225,21 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
     const { authenticator, userId } = await signedInAccount(client, db());
     await db().updateTable('users').set({ deleted_at: clock.now().toISOString() }).where('id', '=', userId).execute();
     await refusedWithoutChange(() => signIn(new AuthClient(app), authenticator), 401, 'authentication_failed');
+  });
+
+  it('registering the address of a soft-deleted account answers like any registration and stores nothing', async () => {
+    const client = new AuthClient(app);
+    const { email, userId } = await signedInAccount(client, db());
+    await db().updateTable('users').set({ deleted_at: clock.now().toISOString() }).where('id', '=', userId).execute();
+    const options = await registrationOptions(client, email);
+    const before = await snapshot(db());
+    const mail = await countRows(db(), 'mail_outbox');
+    const response = await client.post('register/verify', newAuthenticator().createCredential(options));
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().user_id).not.toBe(userId);
+    expect(await snapshot(db())).toEqual(before);
+    expect(await countRows(db(), 'mail_outbox')).toBe(mail);
+    expectNoSessionIssued(response);
   });
 
   it('a discoverable assertion without userHandle is refused', async () => {
