@@ -154,6 +154,24 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
     expect(stranger.cookie).toBeUndefined();
   });
 
+  // PostgreSQL cannot store U+0000 in text: a NUL that reaches a query is a 500 there, not on SQLite.
+  it('a NUL character in a label, an email or a display name is a 4xx (or stored harmlessly), never a 500', async () => {
+    const client = new AuthClient(app);
+    const account = await signedInAccount(client, db());
+    const answers: Record<string, number> = {};
+    answers['PATCH credentials/{id} label'] = (await client.request('PATCH', `credentials/${account.credentialId}`, { label: 'desk\u0000top' })).statusCode;
+    answers['recovery/start email'] = (await new AuthClient(app).post('recovery/start', { email: 'ada\u0000@example.com' })).statusCode;
+    answers['register/options email'] = (await new AuthClient(app).post('register/options', { email: 'ada\u0000@example.com', display_name: 'x' })).statusCode;
+    const registering = new AuthClient(app);
+    const options = await registering.post('register/options', { email: uniqueEmail(), display_name: 'Ada\u0000' });
+    answers['register/options display_name'] = options.statusCode;
+    if (options.statusCode === 200) {
+      answers['register/verify with that display name'] = (await registering.post('register/verify', newAuthenticator().createCredential(options.json()))).statusCode;
+    }
+    const serverErrors = Object.entries(answers).filter(([, status]) => status >= 500);
+    expect(serverErrors, JSON.stringify(answers)).toEqual([]);
+  });
+
   it('register/options with an invalid email or an over-long display name: 400, no challenge stored', async () => {
     const client = new AuthClient(app);
     const challenges = await countRows(db(), 'webauthn_challenges');
