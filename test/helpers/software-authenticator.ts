@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -6,6 +6,9 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { cborMap, encodeCbor, type CborMap } from './cbor.js';
+import { b64url, COSE_ALG, coseKey, generateKeys, sha256, signWith, uint16, uint32, type Algorithm } from './webauthn-keys.js';
+
+export { coseKey, type Algorithm };
 
 /**
  * A software passkey authenticator plus the browser part of WebAuthn: real key pairs from node:crypto,
@@ -14,10 +17,6 @@ import { cborMap, encodeCbor, type CborMap } from './cbor.js';
  *
  * `overrides` bend one thing at a time to produce what a broken or hostile client would send.
  */
-export type Algorithm = 'ES256' | 'EdDSA' | 'RS256';
-
-const COSE_ALG: Record<Algorithm, number> = { ES256: -7, EdDSA: -8, RS256: -257 };
-
 export interface SoftwareAuthenticatorOptions {
   /** The page origin the "browser" reports in clientDataJSON, e.g. http://localhost:3000. */
   origin: string;
@@ -289,46 +288,4 @@ export class SoftwareAuthenticator {
     };
     return Buffer.from(JSON.stringify(clientData), 'utf8');
   }
-}
-
-function generateKeys(algorithm: Algorithm): { privateKey: KeyObject; publicKey: KeyObject } {
-  if (algorithm === 'ES256') return generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  if (algorithm === 'EdDSA') return generateKeyPairSync('ed25519');
-  return generateKeyPairSync('rsa', { modulusLength: 2048 });
-}
-
-/** ES256 signatures come out DER-encoded from node:crypto, which is what WebAuthn expects. */
-function signWith(algorithm: Algorithm, key: KeyObject, data: Buffer): Buffer {
-  return sign(algorithm === 'EdDSA' ? null : 'sha256', data, key);
-}
-
-/** The credential public key as COSE_Key (RFC 9053): EC2 P-256, OKP Ed25519 or RSA. */
-export function coseKey(publicKey: KeyObject, algorithm: Algorithm, alg = COSE_ALG[algorithm]): Uint8Array<ArrayBuffer> {
-  const jwk = publicKey.export({ format: 'jwk' });
-  const bytes = (value: string | undefined) => Buffer.from(value ?? '', 'base64url');
-  if (algorithm === 'ES256') {
-    return encodeCbor(cborMap([[1, 2], [3, alg], [-1, 1], [-2, bytes(jwk.x)], [-3, bytes(jwk.y)]]));
-  }
-  if (algorithm === 'EdDSA') return encodeCbor(cborMap([[1, 1], [3, alg], [-1, 6], [-2, bytes(jwk.x)]]));
-  return encodeCbor(cborMap([[1, 3], [3, alg], [-1, bytes(jwk.n)], [-2, bytes(jwk.e)]]));
-}
-
-function sha256(data: string | Uint8Array): Buffer {
-  return createHash('sha256').update(data).digest();
-}
-
-function uint16(n: number): Buffer {
-  const out = Buffer.alloc(2);
-  out.writeUInt16BE(n);
-  return out;
-}
-
-function uint32(n: number): Buffer {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(n >>> 0);
-  return out;
-}
-
-function b64url(data: Uint8Array): string {
-  return Buffer.from(data).toString('base64url');
 }
