@@ -22,6 +22,7 @@ import {
  * test/helpers/dialects.ts); in CI that file refuses to run without it, so this never skips there.
  */
 const describePostgres = DIALECTS.includes('postgres') ? describe : describe.skip;
+const REDIS_URL = process.env.REDIS_URL?.trim() || undefined;
 
 describePostgres('two app instances on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -129,5 +130,27 @@ describePostgres('two app instances on one PostgreSQL', () => {
     for (let i = 0; i < 21; i += 1) codes.push((await (i % 2 === 0 ? onA : onB).post('login/options')).statusCode);
     expect(codes.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(codes[20]).toBe(429);
+  });
+
+  it.skipIf(!REDIS_URL)('with REDIS_URL the counters live in Redis and are shared the same way', async () => {
+    const withRedis = { env: { REDIS_URL: REDIS_URL! } };
+    const ra = await buildTestApp(database.handle, withRedis);
+    const rb = await buildTestApp(database.openAnother(), withRedis);
+    try {
+      // Redis outlives this test run, so the client network is random rather than counted from 1.
+      const address = `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.9`;
+      const onA = new AuthClient(ra, { address });
+      const onB = onA.on(rb);
+      const countersInDatabase = async () => (await database.handle.db.selectFrom('rate_limit_counters').select('key').execute()).length;
+      const before = await countersInDatabase();
+      const codes: number[] = [];
+      for (let i = 0; i < 21; i += 1) codes.push((await (i % 2 === 0 ? onA : onB).post('login/options')).statusCode);
+      expect(codes.slice(0, 20)).toEqual(Array(20).fill(200));
+      expect(codes[20]).toBe(429);
+      expect(await countersInDatabase(), 'the counting happened in Redis').toBe(before);
+    } finally {
+      await ra.close();
+      await rb.close();
+    }
   });
 });
