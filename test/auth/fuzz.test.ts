@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
@@ -189,6 +190,39 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
         const mutated = applyMutation(valid, change) as AuthenticationResponseJSON;
         fc.pre(!(await stillValidAssertion(mutated, valid, options.challenge, account.authenticator, flow === 'step-up')));
         await harmless(() => client.post(`${flow}/verify`, JSON.stringify(mutated)));
+      }),
+      { numRuns: MUTATION_RUNS },
+    );
+  });
+
+  // Last: it moves the clock a day on, past every other session of this file.
+  it('session/refresh once a step-up is due: arbitrary bodies and mutated assertions', async () => {
+    const owner = new AuthClient(app);
+    const dueAccount = await signedInAccount(owner, db());
+    for (let i = 0; i < 2; i += 1) {
+      clock.advance(11 * HOUR);
+      expect((await owner.post('session/refresh', {})).statusCode).toBe(200);
+    }
+    clock.advance(2 * HOUR);
+    const input = fc.oneof(
+      arbitraryBody.map((body) => ({ kind: 'body' as const, body })),
+      mutation(ASSERTION_FIELDS).map((change) => ({ kind: 'mutated' as const, change })),
+    );
+    await fc.assert(
+      fc.asyncProperty(input, async (sent) => {
+        const client = new AuthClient(app);
+        client.cookie = owner.cookie;
+        if (sent.kind === 'body') {
+          await harmless(() => client.post('session/refresh', sent.body));
+          return;
+        }
+        const due = await client.post('session/refresh', {});
+        expect(due.statusCode, due.body).toBe(403);
+        const options = due.json().options;
+        const valid = dueAccount.authenticator.getAssertion(options);
+        const mutated = applyMutation(valid, sent.change) as AuthenticationResponseJSON;
+        fc.pre(!(await stillValidAssertion(mutated, valid, options.challenge, dueAccount.authenticator, true)));
+        await harmless(() => client.post('session/refresh', JSON.stringify(mutated)));
       }),
       { numRuns: MUTATION_RUNS },
     );
