@@ -15,7 +15,7 @@
  *   npx tsx bench/auth.bench.ts
  *   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 BENCH_CONNECTIONS=50 npx tsx bench/auth.bench.ts
  *
- * Writes bench/results/auth-latest.json (and a timestamped copy).
+ * Writes bench/results/auth-latest.json (and a timestamped copy). Run directly, or import `runAuthBench`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.js';
@@ -84,7 +85,8 @@ async function post(url: string, body?: unknown, headers: Record<string, string>
   return { status: response.status, json: text ? JSON.parse(text) : null, ...(cookie ? { cookie } : {}) };
 }
 
-async function main(): Promise<void> {
+/** Runs both benchmarks on every configured dialect and writes the report; `bench/run.ts` may call it too. */
+export async function runAuthBench(): Promise<void> {
   const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
   if (postgresUrl) {
     await resetSchema(postgresUrl);
@@ -243,7 +245,9 @@ function freePort(): Promise<number> {
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runAuthBench().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
