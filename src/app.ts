@@ -12,6 +12,7 @@ import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerOpenApi(app, config.publicOrigin);
 
   await app.register(healthRoutes(platform.db));
+  // Before every feature that uses requireSession / requireRole.
+  await registerAuth(app, platform);
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());

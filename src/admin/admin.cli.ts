@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { systemClock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import { databaseOptions, migrateToLatest, openDatabase } from '../platform/db/database.js';
+import { AppError } from '../platform/errors.js';
+import { setAdminRole } from './admin.service.js';
+
+/** `tradelab admin grant|revoke EMAIL`: an unknown address exits 1 with a message. */
+export function addAdminCommands(program: Command, config: () => Config): void {
+  const admin = program.command('admin').description('manage the admin role (run on the server; audited as the system)');
+  for (const [name, grant] of [['grant', true], ['revoke', false]] as const) {
+    admin
+      .command(`${name} <email>`)
+      .description(grant ? 'give the account with this email the admin role' : 'take the admin role back from this account')
+      .action(async (email: string) => {
+        const database = openDatabase(databaseOptions(config()));
+        try {
+          await migrateToLatest(database);
+          const { changed } = await setAdminRole(database.db, systemClock, email, grant);
+          console.log(`${email.trim().toLowerCase()}: ${changed ? (grant ? 'is now an admin' : 'is no longer an admin') : 'unchanged (already so)'}`);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          console.error(error.message);
+          process.exitCode = 1;
+        } finally {
+          await database.close();
+        }
+      });
+  }
+}

@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../platform/config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Db, DialectName } from '../platform/db/database.js';
+import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
+
+/** What the auth services need from the platform. */
+export interface AuthDeps {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly rateLimiter: RateLimiter;
+  readonly logger: FastifyBaseLogger;
+}
+
+/** Who is asking: the client's /24 or /48 network and its user agent, for sessions and audit. */
+export interface ClientInfo {
+  readonly ipPrefix: string | null;
+  readonly userAgent: string | null;
+}

@@ -1,0 +1,64 @@
+import type { DbOrTx } from '../platform/db/database.js';
+import type { SessionsTable } from '../platform/db/schema.js';
+
+export type SessionRow = SessionsTable;
+
+export interface SessionWithUser extends SessionRow {
+  email: string;
+  display_name: string | null;
+  role: 'user' | 'admin';
+  deleted_at: string | null;
+}
+
+export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function findSessionWithUser(db: DbOrTx, idHash: string): Promise<SessionWithUser | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at'])
+    .where('sessions.id', '=', idHash)
+    .executeTakeFirst();
+}
+
+/** Sessions still open (not revoked, not expired) of a user, or of one of their credentials. */
+export async function listOpenSessionIds(
+  db: DbOrTx,
+  where: { userId: string; credentialId?: string },
+  now: string,
+): Promise<string[]> {
+  let query = db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', where.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (where.credentialId !== undefined) query = query.where('credential_id', '=', where.credentialId);
+  return (await query.execute()).map((row) => row.id);
+}
+
+export async function rollSession(db: DbOrTx, idHash: string, expiresAt: string, lastVerifiedAt?: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set(lastVerifiedAt ? { expires_at: expiresAt, last_verified_at: lastVerifiedAt } : { expires_at: expiresAt })
+    .where('id', '=', idHash)
+    .execute();
+}
+
+export async function setSessionVerifiedAt(db: DbOrTx, idHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_verified_at: at }).where('id', '=', idHash).execute();
+}
+
+/** Returns whether an open session was revoked by this call. */
+export async function revokeSession(db: DbOrTx, idHash: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('id', '=', idHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

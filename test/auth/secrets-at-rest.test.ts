@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { listLiveColumns } from '../../src/platform/db/database.js';
+import { sha256Hex } from '../../src/platform/ids.js';
+import { buildTestApp } from '../helpers/app.js';
+import { describeEachDialect } from '../helpers/dialects.js';
+import { AuthClient, lastMailedToken, mailedTokens, signedInAccount } from './refusals-kit.js';
+
+/**
+ * The no-secrets invariant, checked on the data a full journey leaves behind: the session cookie and
+ * the link tokens appear nowhere in the database (only their SHA-256 does), except the link inside a
+ * queued mail body, and no table has a column for a password, one-time code, recovery code or phone.
+ */
+describeEachDialect('auth: secrets at rest', (database) => {
+  let app: App;
+  const db = () => database().handle.db;
+
+  beforeAll(async () => {
+    app = await buildTestApp(database().handle);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function everyRowAsText(except: readonly string[]): Promise<Record<string, string>> {
+    const columns = await listLiveColumns(database().handle);
+    const tables = [...new Set(columns.map((c) => c.table))].filter((t) => !t.startsWith('kysely_') && !except.includes(t));
+    const out: Record<string, string> = {};
+    for (const table of tables) {
+      const rows = await db().selectFrom(table as 'users').selectAll().execute();
+      out[table] = JSON.stringify(rows, (_key, value: unknown) =>
+        value instanceof Uint8Array ? Buffer.from(value).toString('base64url') : value,
+      );
+    }
+    return out;
+  }
+
+  it('the session cookie and link tokens are stored only as SHA-256 (links also in the queued mail)', async () => {
+    const client = new AuthClient(app);
+    const account = await signedInAccount(client, db());
+    expect((await new AuthClient(app).post('recovery/start', { email: account.email })).statusCode).toBe(202);
+    const recoveryToken = await lastMailedToken(db(), account.email);
+    const stepUp = (await client.post('step-up/options')).json();
+    expect((await client.post('step-up/verify', account.authenticator.getAssertion(stepUp))).statusCode).toBe(200);
+
+    const cookie = client.cookie!;
+    const linkTokens = await mailedTokens(db(), account.email);
+    expect(linkTokens.length).toBeGreaterThanOrEqual(2);
+    expect(linkTokens).toContain(recoveryToken);
+
+    const outsideOutbox = await everyRowAsText(['mail_outbox']);
+    for (const [table, text] of Object.entries(outsideOutbox)) {
+      expect(text.includes(cookie), `session cookie in ${table}`).toBe(false);
+      for (const token of linkTokens) expect(text.includes(token), `link token in ${table}`).toBe(false);
+    }
+    const outbox = (await everyRowAsText([])).mail_outbox!;
+    expect(outbox.includes(cookie), 'session cookie in mail_outbox').toBe(false);
+
+    const session = await db().selectFrom('sessions').select('id').where('id', '=', sha256Hex(cookie)).executeTakeFirst();
+    expect(session, 'the session row is keyed by the SHA-256 of the cookie').toBeDefined();
+    for (const token of linkTokens) {
+      const link = await db().selectFrom('email_verifications').select('id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+      expect(link, 'each link row holds the SHA-256 of its token').toBeDefined();
+    }
+  });
+
+  it('no column can hold a password, one-time code, recovery code or phone number', async () => {
+    const columns = await listLiveColumns(database().handle);
+    expect(columns.length).toBeGreaterThan(20);
+    const suspicious = columns.filter(({ column }) => /pass(word|wd|phrase)|otp|totp|hotp|one_time|recovery_code|backup_code|phone|sms|secret|pin$/i.test(column));
+    expect(suspicious).toEqual([]);
+  });
+});
