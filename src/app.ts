@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { assemblePlatform, type Platform } from './platform/platform.js';
-import { acceptJsonBodiesOnly, requestValidation } from './platform/http/validation.js';
+import { acceptJsonBodiesOnly, refuseNulCharacters, requestValidation } from './platform/http/validation.js';
 import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
@@ -63,6 +63,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   });
 
   acceptJsonBodiesOnly(app);
+  refuseNulCharacters(app);
   registerErrorHandling(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);

@@ -1,6 +1,7 @@
 import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { BadRequest } from '../errors.js';
 
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
@@ -51,4 +52,33 @@ function requestAjv(coerceTypes: Options['coerceTypes'], externalSchemas: Shared
 /** Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. */
 export function acceptJsonBodiesOnly(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
+}
+
+/**
+ * Refuses U+0000 anywhere in a request's JSON body, query string or path parameters, with a 400 naming
+ * the field. PostgreSQL text cannot hold NUL (SQLite can), so without this one dialect would answer a 500.
+ */
+export function refuseNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const parts = { body: request.body, querystring: request.query, params: request.params } as const;
+    for (const [part, value] of Object.entries(parts)) {
+      const path = pathOfNul(value, part);
+      if (path !== undefined) {
+        throw new BadRequest(`${path} contains the NUL character (U+0000), which no text field accepts.`, [
+          { field: path, message: 'contains U+0000' },
+        ]);
+      }
+    }
+  });
+}
+
+function pathOfNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path;
+    const found = pathOfNul(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

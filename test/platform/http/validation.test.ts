@@ -73,4 +73,20 @@ describeEachDialect('request validation', (db) => {
       details: [{ field: 'querystring.limit' }],
     });
   });
+
+  // PostgreSQL text cannot hold U+0000; refusing it before any route runs keeps both dialects alike.
+  it.each([
+    [{ symbol: 'SP\u0000Y', qty: 1 }, 'body.symbol'],
+    [{ symbol: 'SPY', qty: 1, notes: ['ok', 'x\u0000'] }, 'body.notes[1]'],
+  ])('refuses a NUL character in the body (%j), naming %s', async (payload, field) => {
+    const response = await post(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'validation_failed', details: [{ field }] });
+  });
+
+  it('refuses a NUL character in a query string', async () => {
+    const response = await app.inject({ url: '/fixture/orders?limit=5&open=true&note=a%00b' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'validation_failed', details: [{ field: 'querystring.note' }] });
+  });
 });
