@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
@@ -99,7 +100,7 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
       }) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
 }
 

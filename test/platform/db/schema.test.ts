@@ -154,6 +154,22 @@ describeEachDialect('schema', (db, dialect) => {
   });
 });
 
+it.runIf(DIALECTS.includes('postgres'))('introspects only its own PostgreSQL schema, so a schema dropped elsewhere cannot fail a migration', async () => {
+  const ours = await createTestDatabase('postgres');
+  const other = await createTestDatabase('postgres', { migrate: false });
+  try {
+    await other.handle.db.schema.createTable('someone_elses').addColumn('id', 'integer').execute();
+    // Kysely's own introspector reads every schema (and fails when one vanishes under it).
+    const tables = await ours.handle.db.introspection.getTables({ withInternalKyselyTables: true });
+    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['users', 'kysely_migration']));
+    expect(tables.map((t) => t.name)).not.toContain('someone_elses');
+    expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([ours.handle.schema]));
+  } finally {
+    await other.drop();
+    await ours.drop();
+  }
+});
+
 it('runs database tests on every dialect that is configured', () => {
   expect(DIALECTS).toContain('sqlite');
   if (process.env.CI) expect(DIALECTS).toContain('postgres');
