@@ -30,6 +30,7 @@ const error = { $ref: 'ErrorResponse#' };
 export function authRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const limit = (name: string) => ceremonyLimit(deps.rateLimiter, name);
+    const refreshLimit = ceremonyLimit(deps.rateLimiter, 'session-refresh', (request) => authOf(request).userId);
 
     app.post(
       '/register/options',
@@ -104,10 +105,11 @@ export function authRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           body: { anyOf: [Empty, AuthenticationResponse] },
-          response: { 200: Expiry, 400: error, 401: error, 403: StepUpRequired },
+          response: { 200: Expiry, 400: error, 401: error, 403: StepUpRequired, 429: error },
         },
         attachValidation: true,
-        preHandler: [app.requireSession, rejectInvalidOptionalPayload],
+        // Keyed by user: once a step-up is due, each call stores a challenge.
+        preHandler: [app.requireSession, refreshLimit, rejectInvalidOptionalPayload],
       },
       async (request, reply) => {
         const body = request.body as Partial<AuthenticationResponseJSON> | undefined;

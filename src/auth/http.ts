@@ -29,8 +29,8 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 }
 
 /** Ceremony endpoints: 20 a minute per client network, each endpoint counted on its own. */
-export function ceremonyLimit(limiter: RateLimiter, name: string): preHandlerAsyncHookHandler {
-  return rateLimit(limiter, `auth.${name}`, { limit: 20, windowMs: MINUTE });
+export function ceremonyLimit(limiter: RateLimiter, name: string, keyOf?: (request: FastifyRequest) => string): preHandlerAsyncHookHandler {
+  return rateLimit(limiter, `auth.${name}`, { limit: 20, windowMs: MINUTE }, keyOf);
 }
 
 /**

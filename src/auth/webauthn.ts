@@ -79,7 +79,7 @@ export async function verifyNewCredential(rp: Rp, response: RegistrationResponse
     });
     if (!result.verified) return null;
     const info = result.registrationInfo;
-    // W3C WebAuthn §7.1 step 22 (Level 3): a credential id longer than 1023 bytes is refused.
+    // W3C WebAuthn §7.1 step 25 (Level 3): a credential id longer than 1023 bytes is refused.
     if (Buffer.from(info.credential.id, 'base64url').length > MAX_CREDENTIAL_ID_BYTES) return null;
     const transports = (response.response.transports ?? []).filter((t) => /^[a-z-]{1,20}$/.test(t)).slice(0, 8);
     return {

@@ -88,6 +88,18 @@ describeEachDialect('sign-in rules', (database) => {
     expect((await browser.post('/api/auth/login/options')).statusCode).toBe(200);
   });
 
+  it('limits session/refresh to 20 a minute per account, so a step-up that is due cannot be used to pile up challenges', async () => {
+    clock.set('2026-03-04T13:00:00.000Z');
+    const { browser } = await signedUpUser(app, db(), 'rae@example.com');
+    const neighbour = await signedUpUser(app, db(), 'rob@example.com');
+    for (let i = 0; i < 20; i += 1) expect((await browser.post('/api/auth/session/refresh')).statusCode).toBe(200);
+    const limited = await browser.post('/api/auth/session/refresh');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toBe('rate_limited');
+    // Counted per account: another account on the same network is not held back.
+    expect((await neighbour.browser.post('/api/auth/session/refresh')).statusCode).toBe(200);
+  });
+
   it('answers recovery/start with 202 past its limits but sends nothing more (3 an hour per address)', async () => {
     await signedUpUser(app, db(), 'ora@example.com');
     const browser = new Browser(app);
