@@ -21,7 +21,6 @@ export async function issueChallenge(
     id: sha256Hex(challenge),
     ceremony,
     user_id: options.userId ?? null,
-    challenge,
     context: options.context ? JSON.stringify(options.context) : null,
     expires_at: isoAfter(clock, LIFETIMES.challenge),
     created_at: isoNow(clock),
@@ -54,7 +53,8 @@ export async function consumeChallenge(
   if (row.expires_at <= isoNow(clock)) throw invalid();
   if (row.ceremony !== ceremony) throw invalid();
   if (userId !== undefined && row.user_id !== userId) throw invalid();
-  return { challenge: row.challenge, userId: row.user_id, context: row.context ? JSON.parse(row.context) : {} };
+  // The row was found by the challenge's hash, so the signed challenge is the one issued.
+  return { challenge, userId: row.user_id, context: row.context ? JSON.parse(row.context) : {} };
 }
 
 /** The `challenge` inside a base64url `clientDataJSON`; anything undecodable is a 400 `invalid_payload`. */

@@ -1,11 +1,11 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
-import { Conflict, NotFound } from '../platform/errors.js';
+import { Conflict, NotFound, Unauthenticated } from '../platform/errors.js';
 import type { AuthDeps } from './auth-context.js';
 import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { deleteCredential, findCredential, listCredentials, renameCredential, type CredentialRow } from './credentials.repo.js';
 import { registrationFailed, storeCredential } from './registration.service.js';
-import { listOpenSessionIds } from './sessions.repo.js';
+import { findSessionWithUser, listOpenSessionIds } from './sessions.repo.js';
 import type { AuthContext } from './sessions.service.js';
 import { findUserById, lockUser } from './users.repo.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
@@ -58,6 +58,12 @@ export async function addCredential(deps: AuthDeps, auth: AuthContext, response:
   const credential = await verifyNewCredential(deps.config, response, ceremony.challenge);
   if (!credential) throw registrationFailed();
   return deps.db.transaction().execute(async (trx) => {
+    // Serialised with a recovery of this account: a recovery that committed first revoked this session.
+    await lockUser(trx, auth.userId, deps.dialect);
+    if (auth.sessionId) {
+      const session = await findSessionWithUser(trx, auth.sessionId);
+      if (!session || session.revoked_at !== null) throw new Unauthenticated();
+    }
     if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
     await storeCredential(trx, deps, auth.userId, credential, 'add_credential');
     const stored = await findCredential(trx, credential.id);

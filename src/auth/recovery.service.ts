@@ -12,7 +12,7 @@ import { LIFETIMES } from './lifetimes.js';
 import { normaliseEmail, registrationFailed, storeCredential } from './registration.service.js';
 import { listOpenSessionIds } from './sessions.repo.js';
 import { issueSession } from './sessions.service.js';
-import { findUserByEmail, findUserById, setTradeCooldown, type UserRow } from './users.repo.js';
+import { findUserByEmail, findUserById, lockUser, setTradeCooldown, type UserRow } from './users.repo.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
 
 export const RECOVERY_LIMITS = {
@@ -83,6 +83,8 @@ export async function completeRecovery(
   if (!credential) throw registrationFailed();
 
   return deps.db.transaction().execute(async (trx) => {
+    // Serialised with adding a passkey or another recovery of this account, so no passkey outlives the reset.
+    await lockUser(trx, user.id, deps.dialect);
     const now = isoNow(deps.clock);
     if (!(await consumeEmailLink(trx, linkId, now))) throw linkUsed();
     const existing = await findCredential(trx, credential.id);

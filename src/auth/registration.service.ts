@@ -73,6 +73,11 @@ async function storeRegistration(
 ): Promise<{ user_id: string; needs_email_verification: true }> {
   const { email, displayName, userHandle, credential, noticeAllowed, client } = input;
   const existing = await findUserByEmail(trx, email);
+  // Before the taken-address branch, so a reused passkey is refused alike for a free and a taken address
+  // (the one exception: the never-verified account being replaced, registering again with its own passkey).
+  const reused = await findCredential(trx, credential.id);
+  const replacingItsOwner = reused !== undefined && existing?.id === reused.user_id && existing.email_verified_at === null && existing.deleted_at === null;
+  if (reused && !replacingItsOwner) throw registrationFailed('This passkey is already registered.');
   if (existing && (existing.email_verified_at !== null || existing.deleted_at !== null)) {
     if (existing.deleted_at === null && noticeAllowed) {
       await queueMail(trx, deps.clock, { to: email, userId: existing.id, ...alreadyRegisteredMail(deps.config.publicOrigin) });
@@ -80,7 +85,6 @@ async function storeRegistration(
     return { user_id: newId(), needs_email_verification: true as const };
   }
   if (existing) await deleteUser(trx, existing.id);
-  if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
 
   const userId = newId();
   await insertUser(trx, {

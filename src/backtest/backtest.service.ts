@@ -120,7 +120,11 @@ export function requestedPeriod(start: string, end: string): Period {
 function utcDay(field: string, text: string): string {
   if (isIsoDate(text)) return text;
   const match = TIMESTAMP.exec(text);
-  if (match && isIsoDate(match[1]!)) return new Date(Date.parse(text)).toISOString().slice(0, 10);
+  if (match && isIsoDate(match[1]!)) {
+    // An offset can carry a timestamp past year 9999 (`9999-12-31T23:59-23:59`), out of the date format.
+    const day = new Date(Date.parse(text)).toISOString().slice(0, 10);
+    if (isIsoDate(day)) return day;
+  }
   const message = `${field} "${text}" is not an ISO 8601 date: use YYYY-MM-DD or a UTC timestamp such as 2020-01-31T00:00:00Z.`;
   throw new BadRequest(message, [{ field: `body.${field}`, message: 'is not an ISO 8601 date' }], 'invalid_date');
 }

@@ -34,25 +34,35 @@ export async function readBarsVersion(db: DbOrTx, symbol: string): Promise<numbe
  * Symbols whose ticker starts with `query`, or one of whose name's words (split on spaces) does,
  * case-insensitively: exact ticker first, then ticker prefixes, then name matches, each alphabetical.
  */
-export async function searchSymbols(db: DbOrTx, query: string, limit: number): Promise<SymbolRow[]> {
+export async function searchSymbols(db: DbOrTx, query: string, page: { limit: number; offset: number }): Promise<SymbolRow[]> {
+  const q = query.toLowerCase();
+  const rank = sql<number>`case when lower(symbol) = ${q} then 0 when lower(symbol) like ${`${escapeLike(q)}%`} escape '\\' then 1 else 2 end`;
+  return matching(db, query)
+    .select(['symbol', 'name'])
+    .orderBy(rank)
+    .orderBy('symbol')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** How many symbols `searchSymbols` would find without a page. */
+export async function countSymbols(db: DbOrTx, query: string): Promise<number> {
+  const row = await matching(db, query).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+function matching(db: DbOrTx, query: string) {
   const q = query.toLowerCase();
   const prefix = `${escapeLike(q)}%`;
   const wordPrefix = `% ${escapeLike(q)}%`;
-  const rank = sql<number>`case when lower(symbol) = ${q} then 0 when lower(symbol) like ${prefix} escape '\\' then 1 else 2 end`;
-  return db
-    .selectFrom('symbols')
-    .select(['symbol', 'name'])
-    .where((eb) =>
-      eb.or([
-        sql<boolean>`lower(symbol) like ${prefix} escape '\\'`,
-        sql<boolean>`lower(name) like ${prefix} escape '\\'`,
-        sql<boolean>`lower(name) like ${wordPrefix} escape '\\'`,
-      ]),
-    )
-    .orderBy(rank)
-    .orderBy('symbol')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('symbols').where((eb) =>
+    eb.or([
+      sql<boolean>`lower(symbol) like ${prefix} escape '\\'`,
+      sql<boolean>`lower(name) like ${prefix} escape '\\'`,
+      sql<boolean>`lower(name) like ${wordPrefix} escape '\\'`,
+    ]),
+  );
 }
 
 function escapeLike(text: string): string {

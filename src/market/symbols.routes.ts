@@ -9,6 +9,7 @@ const SymbolQuery = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: SYMBOL_SEARCH_MAX_LIMIT, description: `At most this many (default ${SYMBOL_SEARCH_DEFAULT_LIMIT}, max ${SYMBOL_SEARCH_MAX_LIMIT})` }),
     ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Skip this many (default 0)' })),
   },
 );
 
@@ -20,8 +21,12 @@ export function symbolsRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/symbols',
-      { schema: { tags: ['market data'], summary: 'Symbols with stored bars', querystring: SymbolQuery, response: { 200: SymbolList } } },
-      async (request) => findSymbols(db, request.query),
+      { schema: { tags: ['market data'], summary: 'Symbols with stored bars (total in X-Total-Count)', querystring: SymbolQuery, response: { 200: SymbolList } } },
+      async (request, reply) => {
+        const { symbols, total } = await findSymbols(db, request.query);
+        reply.header('x-total-count', String(total));
+        return symbols;
+      },
     );
   };
 }

@@ -195,6 +195,17 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
     );
   });
 
+  it('a reused credential id is refused alike for a taken address, so the answer does not reveal that it is taken', async () => {
+    const client = new AuthClient(app);
+    const { credentialId, email } = await signedInAccount(client, db());
+    const options = await registrationOptions(new AuthClient(app), email);
+    await refusedWithoutChange(
+      () => client.post('register/verify', newAuthenticator().createCredential(options, { credentialId })),
+      400,
+      'registration_failed',
+    );
+  });
+
   it('a counter that does not grow is refused and audited as a possible clone', async () => {
     const client = new AuthClient(app);
     const { authenticator, credentialId } = await signedInAccount(client, db());

@@ -64,6 +64,14 @@ describeEachDialect('auth: secrets at rest', (database) => {
     }
   });
 
+  it('an open WebAuthn challenge is stored only as its SHA-256', async () => {
+    const options = (await new AuthClient(app).post('login/options')).json();
+    const rows = await everyRowAsText(['mail_outbox']);
+    for (const [table, text] of Object.entries(rows)) expect(text.includes(options.challenge), `challenge in ${table}`).toBe(false);
+    const row = await db().selectFrom('webauthn_challenges').select('ceremony').where('id', '=', sha256Hex(options.challenge)).executeTakeFirst();
+    expect(row).toEqual({ ceremony: 'authentication' });
+  });
+
   it('no column can hold a password, one-time code, recovery code or phone number', async () => {
     const columns = await listLiveColumns(database().handle);
     expect(columns.length).toBeGreaterThan(20);

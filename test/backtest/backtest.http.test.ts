@@ -169,6 +169,7 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     ['a start date that is not ISO 8601', { start_date: '01/02/2010' }, 400, 'invalid_date', 'start_date'],
     ['an end date that is not a calendar day', { end_date: '2010-02-30' }, 400, 'invalid_date', 'end_date'],
     ['a timestamp without a zone', { start_date: '2010-01-02T00:00:00' }, 400, 'invalid_date', 'start_date'],
+    ['a timestamp that its offset carries past year 9999', { end_date: '9999-12-31T23:59:59-23:59' }, 400, 'invalid_date', 'end_date'],
     ['a capital of zero', { initial_capital: 0 }, 400, 'validation_failed', 'initial_capital'],
     ['a negative capital', { initial_capital: -5 }, 400, 'validation_failed', 'initial_capital'],
     ['a capital given as text', { initial_capital: '1000' }, 400, 'validation_failed', 'initial_capital'],
@@ -256,6 +257,18 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     expect(await search('?q=%25')).toEqual([]);
     expect(await search('?limit=1')).toHaveLength(1);
     expect(await search('')).toHaveLength(2);
+  });
+
+  it('pages symbol search with limit and offset, and gives the total in X-Total-Count', async () => {
+    const page = async (query: string) => app.inject({ url: `/api/symbols${query}` });
+    const first = await page('?q=s&limit=1');
+    expect(first.json()).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index' }]);
+    expect(first.headers['x-total-count']).toBe('2');
+    const second = await page('?q=s&limit=1&offset=1');
+    expect(second.json()).toEqual([{ symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' }]);
+    expect(second.headers['x-total-count']).toBe('2');
+    expect((await page('?q=s&offset=2')).json()).toEqual([]);
+    expect((await page('?offset=-1')).statusCode).toBe(400);
   });
 
   it.each(['0', '201', 'ten', '-1'])('refuses limit=%s', async (limit) => {

@@ -66,11 +66,10 @@ export interface SessionsTable {
 export type Ceremony = 'registration' | 'authentication' | 'add_credential' | 'step_up' | 'recovery';
 
 export interface WebauthnChallengesTable {
-  /** SHA-256 (hex) of the ceremony handle given to the browser. */
+  /** SHA-256 (hex) of the challenge given to the browser; the challenge itself is not kept. */
   id: string;
   ceremony: Ceremony;
   user_id: string | null;
-  challenge: string;
   /** JSON: what the ceremony needs to finish (such as the email being registered). */
   context: string | null;
   expires_at: Timestamp;
