@@ -5,7 +5,8 @@ import { Conflict, Gone, NotFound } from '../platform/errors.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import type { AuthDeps } from './auth-context.js';
 import { findUserByEmail, findUserById, markEmailVerified } from './users.repo.js';
-import { newId, newToken, sha256Hex } from '../platform/ids.js';
+import { newId, sha256Hex } from '../platform/ids.js';
+import { LINK_TOKEN_PLACEHOLDER, unmintedTokenHash } from '../platform/mail/link-token.js';
 import { queueMail } from '../platform/mail/outbox.js';
 import { consumeEmailLink, findEmailLinkByHash, insertEmailLink, type EmailLinkRow } from './email-links.repo.js';
 import { LIFETIMES } from './lifetimes.js';
@@ -18,8 +19,7 @@ const PAGE_OF: Record<VerificationPurpose, string> = {
 
 /**
  * Creates a 15-minute single-use link and queues the mail carrying it, in the caller's transaction.
- * Only the token's SHA-256 is stored in `email_verifications`; the token itself is in the queued
- * mail body until delivery blanks it (see docs/auth.md, "Link tokens").
+ * The token is minted only when the mail is delivered (`mintLinkToken`); the database keeps its SHA-256.
  */
 export async function sendEmailLink(
   db: DbOrTx,
@@ -32,19 +32,19 @@ export async function sendEmailLink(
     mail: (link: string) => { subject: string; text: string; html: string };
   },
 ): Promise<void> {
-  const token = newToken();
+  const linkId = newId();
   await insertEmailLink(db, {
-    id: newId(),
+    id: linkId,
     user_id: input.userId,
     email: input.email,
-    token_hash: sha256Hex(token),
+    token_hash: unmintedTokenHash(),
     expires_at: isoAfter(clock, LIFETIMES.emailLink),
     consumed_at: null,
     purpose: input.purpose,
     created_at: isoNow(clock),
   });
-  const link = `${input.publicOrigin}${PAGE_OF[input.purpose]}?token=${token}`;
-  await queueMail(db, clock, { to: input.email, userId: input.userId, ...input.mail(link) });
+  const link = `${input.publicOrigin}${PAGE_OF[input.purpose]}?token=${LINK_TOKEN_PLACEHOLDER}`;
+  await queueMail(db, clock, { to: input.email, userId: input.userId, linkId, ...input.mail(link) });
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

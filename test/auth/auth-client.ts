@@ -3,6 +3,7 @@ import type { App } from '../../src/app.js';
 import type { Db } from '../../src/platform/db/database.js';
 import { TEST_ORIGIN } from '../helpers/app.js';
 import { SoftwareAuthenticator, type Algorithm } from '../helpers/software-authenticator.js';
+import { mailedLinkTokens } from '../helpers/mailbox.js';
 
 /** A browser against the app: sends our Origin on writes and keeps the session cookie. */
 export class Browser {
@@ -38,15 +39,11 @@ export function newAuthenticator(algorithm: Algorithm = 'ES256', extra: { signCo
   return new SoftwareAuthenticator({ origin: TEST_ORIGIN, algorithm, ...extra });
 }
 
-/** The token of the newest mail link to `to` for `page` (`verify-email` or `recover`), read from the outbox. */
+/** The token of the newest mail link to `to` for `page` (`verify-email` or `recover`), as delivered. */
 export async function latestLinkToken(db: Db, to: string, page: 'verify-email' | 'recover'): Promise<string> {
-  const rows = await db.selectFrom('mail_outbox').select(['text_body', 'created_at']).where('to_address', '=', to).orderBy('created_at', 'desc').execute();
-  const pattern = new RegExp(`${TEST_ORIGIN}/${page}\\?token=([A-Za-z0-9_-]{43})`);
-  for (const row of rows) {
-    const match = pattern.exec(row.text_body);
-    if (match) return match[1]!;
-  }
-  throw new Error(`no ${page} link mailed to ${to}`);
+  const token = (await mailedLinkTokens(db, to, page)).at(-1);
+  if (!token) throw new Error(`no ${page} link mailed to ${to}`);
+  return token;
 }
 
 export async function mailsTo(db: Db, to: string): Promise<{ subject: string; text_body: string }[]> {

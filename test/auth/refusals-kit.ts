@@ -4,6 +4,7 @@ import type { App } from '../../src/app.js';
 import type { Db } from '../../src/platform/db/database.js';
 import { TEST_ORIGIN } from '../helpers/app.js';
 import { SoftwareAuthenticator, type AssertionOverrides, type RegistrationOverrides } from '../helpers/software-authenticator.js';
+import { mailedLinkTokens } from '../helpers/mailbox.js';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -138,15 +139,9 @@ export async function countRows(db: Db, table: 'audit_entries' | 'mail_outbox' |
   return Number(row.n);
 }
 
-/** The link tokens mailed to an address, oldest first. */
+/** The link tokens mailed to an address, oldest first (queued mails are delivered first). */
 export async function mailedTokens(db: Db, to: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('mail_outbox')
-    .select(['text_body', 'created_at'])
-    .where('to_address', '=', to.toLowerCase())
-    .orderBy('created_at')
-    .execute();
-  return rows.flatMap((row) => [...row.text_body.matchAll(/[?&]token=([A-Za-z0-9_-]+)/g)].map((m) => m[1]!));
+  return mailedLinkTokens(db, to);
 }
 
 export async function lastMailedToken(db: Db, to: string): Promise<string> {

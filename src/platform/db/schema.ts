@@ -138,6 +138,8 @@ export interface MailOutboxTable {
   html_body: string;
   created_at: Timestamp;
   sent_at: Timestamp | null;
+  /** The `email_verifications` row whose link the body carries as `LINK_TOKEN_PLACEHOLDER`. */
+  link_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SymbolsTable {

@@ -15,6 +15,11 @@ export interface OutgoingMail {
   readonly html: string;
   /** The account the mail concerns, if any: its outbox rows go when the account is purged. */
   readonly userId?: string | null;
+  /**
+   * An `email_verifications` row whose link the bodies carry with `LINK_TOKEN_PLACEHOLDER` for its
+   * token: the token is minted when the mail is delivered (see `mintLinkToken`).
+   */
+  readonly linkId?: string;
 }
 
 /**
@@ -33,6 +38,7 @@ export async function queueMail(db: DbOrTx, clock: Clock, mail: OutgoingMail): P
       text_body: mail.text,
       html_body: mail.html,
       created_at: isoNow(clock),
+      link_id: mail.linkId ?? null,
     })
     .execute();
   await enqueueJob(db, clock, SEND_MAIL_JOB, { outboxId: id }, { maxAttempts: MAIL_MAX_ATTEMPTS });

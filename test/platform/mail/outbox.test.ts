@@ -56,6 +56,7 @@ describeEachDialect('mail outbox', (db) => {
         html_body: expect.stringContaining('<p>Confirm your address.</p>'),
         created_at: '2026-02-01T09:30:00.000Z',
         sent_at: null,
+        link_id: null,
       },
     ]);
     expect(jobs).toHaveLength(1);

@@ -26,7 +26,6 @@ describeEachDialect('housekeeping', (db) => {
     const challenge = (id: string, expiresAt: string) => ({
       id,
       ceremony: 'authentication' as const,
-      challenge: id,
       expires_at: expiresAt,
       created_at: ago(DAY),
     });
