@@ -1,5 +1,4 @@
 import type { Db } from '../../src/platform/db/database.js';
-import { systemClock } from '../../src/platform/clock.js';
 import { SEND_MAIL_JOB } from '../../src/platform/mail/outbox.js';
 import { sendMailJob } from '../../src/platform/mail/send-mail.job.js';
 
@@ -16,19 +15,25 @@ const delivered = new Map<string, DeliveredMail>();
 
 /**
  * The mails to `to`, oldest first, as they were delivered: any still queued for `to` is delivered first
- * through the real send-mail job (which mints link tokens), into memory. Mails delivered some other
+ * through the real send-mail job (which mints link tokens), into memory, at the time it was queued. Mails delivered some other
  * way (a test running the job itself) are left out.
  */
 export async function deliveredMailsTo(db: Db, to: string): Promise<DeliveredMail[]> {
   const address = to.toLowerCase();
-  const rows = await db.selectFrom('mail_outbox').select(['id', 'sent_at']).where('to_address', '=', address).orderBy('created_at').execute();
-  const send = sendMailJob({
-    db,
-    clock: systemClock,
-    from: 'tradelab <no-reply@localhost>',
-    transport: { send: async (mail) => void delivered.set(mail.id, { ...mail }), close: () => undefined },
-  });
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['id', 'sent_at', 'created_at'])
+    .where('to_address', '=', address)
+    .orderBy('created_at')
+    .execute();
   for (const row of rows.filter((r) => r.sent_at === null)) {
+    // Delivered the moment it was queued, as a running worker would: on the test's own timeline.
+    const send = sendMailJob({
+      db,
+      clock: { now: () => new Date(row.created_at) },
+      from: 'tradelab <no-reply@localhost>',
+      transport: { send: async (mail) => void delivered.set(mail.id, { ...mail }), close: () => undefined },
+    });
     await send({ id: `test-${row.id}`, kind: SEND_MAIL_JOB, payload: { outboxId: row.id }, attempt: 1, signal: new AbortController().signal });
   }
   return rows.flatMap((row) => delivered.get(row.id) ?? []);

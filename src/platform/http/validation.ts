@@ -72,13 +72,19 @@ export function refuseNulCharacters(app: FastifyInstance): void {
   });
 }
 
-function pathOfNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return path;
-    const found = pathOfNul(item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
-    if (found !== undefined) return found;
+/** The path of the first string (or key) holding U+0000; iterative, so no nesting depth can overflow the stack. */
+function pathOfNul(root: unknown, rootPath: string): string | undefined {
+  const pending: [unknown, string][] = [[root, rootPath]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return path;
+        pending.push([item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`]);
+      }
+    }
   }
   return undefined;
 }

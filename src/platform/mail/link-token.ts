@@ -14,16 +14,17 @@ export function unmintedTokenHash(): string {
 
 /**
  * Mints the token of a link about to be mailed and stores its SHA-256, replacing the hash of any token
- * minted for an earlier attempt (so only the link last mailed works). Undefined when the link is gone
- * or already used: there is nothing left to mail.
+ * minted for an earlier delivery attempt (so only the newest attempt's link works). Undefined when the
+ * link is gone, used or expired (`now` is an ISO timestamp): a dead link is not worth a mail.
  */
-export async function mintLinkToken(db: DbOrTx, linkId: string): Promise<string | undefined> {
+export async function mintLinkToken(db: DbOrTx, linkId: string, now: string): Promise<string | undefined> {
   const token = newToken();
   const result = await db
     .updateTable('email_verifications')
     .set({ token_hash: sha256Hex(token) })
     .where('id', '=', linkId)
     .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? token : undefined;
 }

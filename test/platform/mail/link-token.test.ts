@@ -81,4 +81,13 @@ describeEachDialect('mail link tokens', (db) => {
     const row = await db().handle.db.selectFrom('mail_outbox').select(['sent_at', 'text_body']).where('id', '=', outboxId).executeTakeFirstOrThrow();
     expect(row).toEqual({ sent_at: clock.now().toISOString(), text_body: '' });
   });
+
+  it('does not mail a link that expired before delivery (SMTP down for more than 15 minutes)', async () => {
+    const { outboxId } = await queueLinkMail('dot@example.com');
+    const late = new ManualClock('2026-02-01T09:45:00.000Z');
+    const sent: MailMessage[] = [];
+    const job = sendMailJob({ db: db().handle.db, clock: late, from: 'x <x@localhost>', transport: { send: async (m) => void sent.push(m), close: () => undefined } });
+    await job({ id: newId(), kind: SEND_MAIL_JOB, payload: { outboxId }, attempt: 5, signal: new AbortController().signal });
+    expect(sent).toEqual([]);
+  });
 });
