@@ -17,9 +17,7 @@
  *
  * Writes bench/results/auth-latest.json (and a timestamped copy). Run directly, or import `runAuthBench`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +26,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.js';
 import { SoftwareAuthenticator } from '../test/helpers/software-authenticator.js';
+import { mailedLinkTokens } from '../test/helpers/mailbox.js';
+import { startBenchServer } from './bench-server.js';
 
 const ORIGIN = 'http://localhost:3000';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -138,7 +138,7 @@ export async function runAuthBench(): Promise<void> {
   console.log('written to bench/results/auth-latest.json');
 }
 
-/** Register → the mailed link (read from the outbox row) → verified: an account ready to sign in. */
+/** Register → the mailed link (delivered through the real mail job, which mints it) → verified: an account ready to sign in. */
 async function registerAccount(url: string, database: DatabaseHandle, index: number): Promise<SoftwareAuthenticator> {
   const authenticator = new SoftwareAuthenticator({ origin: ORIGIN, algorithm: 'ES256' });
   const email = `bench-${index}-${Date.now().toString(36)}@example.com`;
@@ -146,8 +146,7 @@ async function registerAccount(url: string, database: DatabaseHandle, index: num
   if (options.status !== 200) throw new Error(`register/options: ${options.status} ${JSON.stringify(options.json)}`);
   const verified = await post(`${url}/api/auth/register/verify`, authenticator.createCredential(options.json as never));
   if (verified.status !== 201) throw new Error(`register/verify: ${verified.status} ${JSON.stringify(verified.json)}`);
-  const mail = await database.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow();
-  const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1];
+  const token = (await mailedLinkTokens(database.db, email, 'verify-email')).at(-1);
   const confirmed = await fetch(`${url}/api/auth/email/verify?token=${token}`);
   if (confirmed.status !== 200) throw new Error(`email/verify: ${confirmed.status}`);
   return authenticator;
@@ -212,37 +211,8 @@ async function resetSchema(url: string): Promise<void> {
   await client.end();
 }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess; dataDir: string }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-auth-'));
-  const child = spawn(process.execPath, [...serverArgs, 'serve', '--no-worker'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_ORIGIN: ORIGIN, TRUST_PROXY: '127.0.0.1', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, process: child, dataDir };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not become ready within 20 s');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+function startServer(env: Record<string, string>) {
+  return startBenchServer(serverArgs, { PUBLIC_ORIGIN: ORIGIN, TRUST_PROXY: '127.0.0.1', ...env }, root);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

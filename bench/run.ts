@@ -6,12 +6,11 @@
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 npm run bench
  *   BENCH_ONLY=backtest npm run bench           only the subjects whose name starts with "backtest"
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startBenchServer } from './bench-server.js';
 
 interface Subject {
   readonly name: string;
@@ -152,37 +151,9 @@ function residentMegabytes(pid: number | undefined): number | null {
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-'));
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--no-worker'], {
-    // The legacy backtest limit (120/min per client) would turn a load test from one address into 429s.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LEGACY_BACKTEST_RATE_LIMIT: '1000000000', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, process: child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not become ready within 10 s');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+/** The built server, with the legacy backtest limit (120/min per client) lifted: the load comes from one address. */
+function startServer(env: Record<string, string>) {
+  return startBenchServer(['dist/cli.js'], { LEGACY_BACKTEST_RATE_LIMIT: '1000000000', ...env });
 }
 
 main().catch((error: unknown) => {
