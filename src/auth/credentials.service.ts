@@ -6,7 +6,7 @@ import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { deleteCredential, findCredential, listCredentials, renameCredential, type CredentialRow } from './credentials.repo.js';
 import { registrationFailed, storeCredential } from './registration.service.js';
 import { findSessionWithUser, listOpenSessionIds } from './sessions.repo.js';
-import type { AuthContext } from './sessions.service.js';
+import { auditSessionsRevoked, type AuthContext } from './sessions.service.js';
 import { findUserById, lockUser } from './users.repo.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
 
@@ -92,14 +92,6 @@ export async function deleteMyCredential(deps: AuthDeps, auth: AuthContext, id: 
     const sessions = await listOpenSessionIds(trx, { userId: auth.userId, credentialId: id }, isoNow(deps.clock));
     await deleteCredential(trx, auth.userId, id);
     await appendAudit(trx, deps.clock, { actorUserId: auth.userId, action: 'credential.delete', targetKind: 'credential', targetId: id });
-    for (const sessionId of sessions) {
-      await appendAudit(trx, deps.clock, {
-        actorUserId: auth.userId,
-        action: 'session.revoke',
-        targetKind: 'session',
-        targetId: sessionId,
-        context: { reason: 'credential_deleted', credential_id: id },
-      });
-    }
+    await auditSessionsRevoked(trx, deps.clock, auth.userId, sessions, { reason: 'credential_deleted', credential_id: id });
   });
 }

@@ -11,7 +11,7 @@ import { findUsableLink, linkUsed, sendEmailLink } from './email-links.service.j
 import { LIFETIMES } from './lifetimes.js';
 import { normaliseEmail, registrationFailed, storeCredential } from './registration.service.js';
 import { listOpenSessionIds } from './sessions.repo.js';
-import { issueSession } from './sessions.service.js';
+import { auditSessionsRevoked, issueSession } from './sessions.service.js';
 import { findUserByEmail, findUserById, lockUser, setTradeCooldown, type UserRow } from './users.repo.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
 
@@ -108,15 +108,7 @@ export async function completeRecovery(
         ip_prefix: client.ipPrefix,
       },
     });
-    for (const sessionId of priorSessions) {
-      await appendAudit(trx, deps.clock, {
-        actorUserId: user.id,
-        action: 'session.revoke',
-        targetKind: 'session',
-        targetId: sessionId,
-        context: { reason: 'credentials_reset' },
-      });
-    }
+    await auditSessionsRevoked(trx, deps.clock, user.id, priorSessions, { reason: 'credentials_reset' });
     await queueMail(trx, deps.clock, { to: user.email, userId: user.id, ...passkeysResetMail(deps.config.publicOrigin, cooldownUntil) });
     const session = await issueSession(trx, deps, { userId: user.id, credentialId: credential.id, client, ceremony: 'recovery' });
     return { user_id: user.id, role: user.role, ...session };

@@ -1,5 +1,5 @@
 import { appendAudit } from '../platform/audit/audit.js';
-import { isoAfter, isoNow } from '../platform/clock.js';
+import { isoAfter, isoNow, type Clock } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
 import { Unauthenticated } from '../platform/errors.js';
 import { newToken, sha256Hex } from '../platform/ids.js';
@@ -112,4 +112,17 @@ export async function logout(deps: AuthDeps, cookie: string | undefined): Promis
       context: { reason: 'logout' },
     });
   });
+}
+
+/** Audits `session.revoke` for each session ended as a side effect (a passkey removed, a recovery). */
+export async function auditSessionsRevoked(
+  trx: DbOrTx,
+  clock: Clock,
+  actorUserId: string,
+  sessionIds: readonly string[],
+  context: Record<string, unknown>,
+): Promise<void> {
+  for (const sessionId of sessionIds) {
+    await appendAudit(trx, clock, { actorUserId, action: 'session.revoke', targetKind: 'session', targetId: sessionId, context });
+  }
 }

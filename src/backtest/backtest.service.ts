@@ -7,6 +7,7 @@ import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { backtestResultJson } from './backtest-body.js';
 import {
+  barTimestamp,
   comparisonResult,
   compareTemplates,
   findTemplate,
@@ -147,5 +148,5 @@ async function barsInPeriod(marketData: MarketData, symbol: string, period: Peri
 
 /** The response's start_date/end_date: the first and last bar actually used, as UTC midnight timestamps. */
 function usedPeriod(bars: BarSeries): { startDate: string; endDate: string } {
-  return { startDate: `${bars.dates[0]}T00:00:00.000Z`, endDate: `${bars.dates.at(-1)}T00:00:00.000Z` };
+  return { startDate: barTimestamp(bars.dates[0]!), endDate: barTimestamp(bars.dates.at(-1)!) };
 }

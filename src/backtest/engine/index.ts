@@ -57,3 +57,4 @@ export function compareTemplates(
     comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital)),
   );
 }
+export { timestamp as barTimestamp } from './dates.js';

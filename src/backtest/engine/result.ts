@@ -9,7 +9,8 @@ export type DataFeed = 'delayed_sip' | 'sip';
 
 type MetricsWithoutFinal = Omit<BacktestMetrics, 'final_capital'>;
 
-export interface LegacyBacktestResult {
+/** Field order is the contract's, set by `legacyBacktestResult`; the metrics are the engine's own. */
+export interface LegacyBacktestResult extends MetricsWithoutFinal {
   symbol: string;
   strategy_name: string;
   start_date: string;
@@ -17,18 +18,6 @@ export interface LegacyBacktestResult {
   initial_capital: number;
   final_capital: number;
   data_feed: DataFeed;
-  total_return: number;
-  annualized_return: number | null;
-  max_drawdown: number;
-  win_rate: number | null;
-  sharpe_ratio: number | null;
-  profit_factor: number | null;
-  total_trades: number;
-  winning_trades: number;
-  losing_trades: number;
-  avg_profit: number | null;
-  avg_loss: number | null;
-  avg_holding_days: number | null;
   dates: string[];
   equity_curve: number[];
   drawdowns: number[];
