@@ -11,6 +11,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './platform/http/er
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
@@ -27,6 +28,8 @@ export interface AppDependencies {
   readonly logLevel?: Config['logLevel'];
   /** A logger to use instead of the one `config` describes (tests capture lines with it). */
   readonly logger?: FastifyBaseLogger;
+  /** The built web app's folder; by default `dist/web` of this checkout. */
+  readonly webRoot?: string;
 }
 
 export type App = FastifyInstance & { readonly platform: Platform };
@@ -77,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());
   await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
+  await registerWebApp(app, deps.webRoot);
 
   return app as unknown as App;
 }

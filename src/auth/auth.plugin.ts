@@ -5,7 +5,6 @@ import type { Platform } from '../platform/platform.js';
 import type { AuthDeps } from './auth-context.js';
 import { authRoutes } from './auth.routes.js';
 import { credentialRoutes } from './credentials.routes.js';
-import { authPageRoutes } from './pages/pages.routes.js';
 import { recoveryRoutes } from './recovery.routes.js';
 import { registerSessionHooks } from './session-hooks.js';
 
@@ -14,7 +13,7 @@ const ACCOUNT_PATHS = /^\/api\/(auth|gdpr|admin)(\/|\?|$)/;
 
 /**
  * Passkey accounts: the cookie parser, `requireSession` / `requireRole` for every feature, and the
- * /api/auth routes with their mail-link pages. Register it before the features that use the hooks.
+ * /api/auth routes. Register it before the features that use the hooks.
  * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path.
  */
 export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
@@ -48,5 +47,4 @@ export async function registerAuth(app: FastifyInstance, platform: Platform): Pr
     },
     { prefix: '/api/auth' },
   );
-  await app.register(authPageRoutes);
 }

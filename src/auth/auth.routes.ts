@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AuthDeps } from './auth-context.js';
 import {
   AuthenticationResponse,
@@ -8,6 +9,7 @@ import {
   RegisterOptionsBody,
   RegisterResult,
   RegistrationResponse,
+  SessionQuery,
   SessionView,
   SignedIn,
   StepUpRequired,
@@ -85,8 +87,13 @@ export function authRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
 
     app.get(
       '/session',
-      { schema: { tags, response: { 200: SessionView, 401: error } }, preHandler: app.requireSession },
-      async (request) => {
+      {
+        schema: { tags, querystring: SessionQuery, response: { 200: SessionView, 204: Type.Null(), 401: error } },
+        preHandler: app.loadSession,
+      },
+      async (request, reply) => {
+        // `?optional=1` (the web app at start-up): no session is 204, not an error the browser logs.
+        if (!request.auth && request.query.optional === '1') return reply.status(204).send(null);
         const auth = authOf(request);
         return {
           user_id: auth.userId,

@@ -74,6 +74,7 @@ export const SessionView = Type.Object({
   expires_at: Type.Union([Type.String(), Type.Null()]),
   step_up_due: Type.Boolean(),
 });
+export const SessionQuery = Type.Object({ optional: Type.Optional(Type.Literal('1')) }, { additionalProperties: false });
 export const Expiry = Type.Object({ expires_at: Type.String() });
 export const StepUpResult = Type.Object({ verified_at: Type.String() });
 /** 403: `step_up_required` carries options for the assertion; other 403s (`origin_mismatch`) are plain errors. */

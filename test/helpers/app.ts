@@ -15,13 +15,14 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** Builds the app on a test database. */
 export async function buildTestApp(
   database: DatabaseHandle,
-  options: { env?: Record<string, string>; clock?: Clock; logger?: FastifyBaseLogger } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: FastifyBaseLogger; webRoot?: string } = {},
 ): Promise<App> {
   return buildApp(testConfig(options.env), {
     database,
     logLevel: 'silent',
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
   });
 }
 

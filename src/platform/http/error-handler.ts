@@ -84,9 +84,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .send(body('internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(body('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`));
-  });
+}
+
+/** The JSON 404 for a request no route matches (sent by the web-app host, which also answers page paths). */
+export function notFoundBody(request: FastifyRequest): ErrorBody {
+  return body('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
 }
 
 function body(error: string, message: string, details?: readonly ErrorDetail[]): ErrorBody {

@@ -1,0 +1,2 @@
+export function webBuildIsStale(): boolean;
+export function buildWebApp(options?: { force?: boolean }): Promise<boolean>;

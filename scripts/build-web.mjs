@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Builds the web app (src/web → dist/web) with Vite, unless dist/web is newer than every input.
+// `npm start` and the browser tests call this; `npm run build` always builds.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const builtIndex = path.join(root, 'dist/web/index.html');
+
+function newestInput(entry) {
+  const stats = statSync(entry);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).map((name) => newestInput(path.join(entry, name))));
+}
+
+export function webBuildIsStale() {
+  if (!existsSync(builtIndex)) return true;
+  const inputs = ['src/web', 'vite.config.ts', 'package-lock.json'].map((name) => path.join(root, name)).filter(existsSync);
+  return Math.max(...inputs.map(newestInput)) > statSync(builtIndex).mtimeMs;
+}
+
+export async function buildWebApp({ force = false } = {}) {
+  if (!force && !webBuildIsStale()) return false;
+  const { build } = await import('vite');
+  await build({ configFile: path.join(root, 'vite.config.ts'), root: path.join(root, 'src/web') });
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const force = process.argv.includes('--force');
+  const built = await buildWebApp({ force });
+  console.log(built ? 'web app built into dist/web' : 'web app is up to date (dist/web)');
+}

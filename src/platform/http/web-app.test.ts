@@ -1,0 +1,76 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import { buildTestApp } from '../../../test/helpers/app.js';
+import { createTestDatabase } from '../../../test/helpers/dialects.js';
+
+/** A stand-in build: the host's job is routing and caching, whatever the files hold. */
+function fakeBuild(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'tradelab-web-root-'));
+  mkdirSync(path.join(root, 'assets'));
+  writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>tradelab</title><script type="module" src="/assets/app-1a2b.js"></script>');
+  writeFileSync(path.join(root, 'assets/app-1a2b.js'), 'console.log("app")');
+  writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return root;
+}
+
+describe('the web-app host', () => {
+  let app: App;
+  let unbuilt: App;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase('sqlite');
+    app = await buildApp(database.handle, fakeBuild());
+    unbuilt = await buildApp(database.handle, mkdtempSync(path.join(os.tmpdir(), 'tradelab-empty-')));
+    close = async () => {
+      await app.close();
+      await unbuilt.close();
+      await database.drop();
+    };
+  });
+  afterAll(async () => close());
+
+  async function buildApp(handle: Parameters<typeof buildTestApp>[0], webRoot: string) {
+    return buildTestApp(handle, { webRoot });
+  }
+
+  it('answers / and every page path with index.html, revalidated on each visit, under the CSP', async () => {
+    for (const url of ['/', '/devices', '/verify-email?token=abc', '/compare']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.body).toContain('/assets/app-1a2b.js');
+    }
+  });
+
+  it('serves hashed assets as immutable and other files as revalidated', async () => {
+    const asset = await app.inject({ url: '/assets/app-1a2b.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps the API, the docs and missing files as JSON 404s', async () => {
+    for (const url of ['/api/nope', '/api', '/openapi.json/x', '/docs/nope.js', '/assets/missing.js', '/robots.txt']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ error: 'not_found' });
+    }
+    const post = await app.inject({ method: 'POST', url: '/devices', headers: { origin: 'http://localhost:3000' }, payload: {} });
+    expect(post.statusCode).toBe(404);
+    expect(post.json().error).toBe('not_found');
+  });
+
+  it('without a build, says how to make one and leaves the API working', async () => {
+    const page = await unbuilt.inject({ url: '/devices' });
+    expect(page.statusCode).toBe(503);
+    expect(page.json()).toMatchObject({ error: 'web_app_not_built' });
+    expect((await unbuilt.inject({ url: '/api/templates' })).statusCode).toBe(200);
+    expect((await unbuilt.inject({ url: '/api/nope' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFoundBody } from './error-handler.js';
+
+/** Where `vite build` writes the web app: `dist/web` at the repository root (same path from `src/` and `dist/`). */
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+
+/** Paths that belong to the API and the operator's endpoints: never answered with the web app. */
+const SERVER_PATHS = ['/api', '/docs', '/openapi.json', '/healthz', '/readyz'];
+
+/**
+ * Serves the built single-page app at `/`. Hashed files under `/assets/` are cached for a year;
+ * `index.html` is revalidated every time, so a deploy takes effect at the next navigation. Any other
+ * GET for a page path (no file extension, not an API path) answers `index.html`, for the app's own
+ * router; everything else that matches no route stays a JSON 404. Without a build, pages say how to
+ * make one and the API works as before.
+ */
+export async function registerWebApp(app: FastifyInstance, webRoot: string = DEFAULT_WEB_ROOT): Promise<void> {
+  const built = existsSync(path.join(webRoot, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
+        const immutable = filePath.startsWith(path.join(webRoot, 'assets') + path.sep);
+        response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webRoot }, 'the web app is not built (npm run build): pages answer 503, the API works');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (!isPagePath(request)) return reply.status(404).send(notFoundBody(request));
+    if (!built) {
+      return reply
+        .status(503)
+        .send({ error: 'web_app_not_built', message: 'The web app has not been built. Run `npm run build`, then reload.' });
+    }
+    return sendIndex(reply);
+  });
+  if (built) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+}
+
+function sendIndex(reply: FastifyReply) {
+  return reply.header('cache-control', 'no-cache').sendFile('index.html');
+}
+
+function isPagePath(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?')[0] ?? '/';
+  if (SERVER_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) return false;
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !lastSegment.includes('.');
+}

@@ -1,0 +1,115 @@
+import type { FunctionComponent } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { Link, navigate, useLocation } from './router';
+import { SessionProvider, useSession } from './auth/session';
+import { SignUpPage } from './auth/sign-up';
+import { CheckInboxPage } from './auth/check-inbox';
+import { VerifyEmailPage } from './auth/verify-email';
+import { SignInPage } from './auth/sign-in';
+import { DevicesPage } from './auth/devices';
+import { RecoverPage } from './auth/recover';
+import { LabPage } from './lab/lab-page';
+import { ComparePage } from './lab/compare-page';
+
+interface Route {
+  readonly title: string;
+  readonly page: FunctionComponent;
+}
+
+/** Every page of the app, by path. The server answers each of these paths with index.html. */
+export const ROUTES: Readonly<Record<string, Route>> = {
+  '/': { title: 'Backtest lab', page: LabPage },
+  '/compare': { title: 'Compare strategies', page: ComparePage },
+  '/sign-up': { title: 'Create an account', page: SignUpPage },
+  '/check-inbox': { title: 'Check your inbox', page: CheckInboxPage },
+  '/verify-email': { title: 'Confirm your email address', page: VerifyEmailPage },
+  '/sign-in': { title: 'Sign in', page: SignInPage },
+  '/devices': { title: 'Your passkeys', page: DevicesPage },
+  '/recover': { title: 'Recover your account', page: RecoverPage },
+};
+
+export function App() {
+  return (
+    <SessionProvider>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <Main />
+    </SessionProvider>
+  );
+}
+
+function Header() {
+  const { path } = useLocation();
+  const { session, signOut } = useSession();
+  const current = (href: string) => (path === href ? { 'aria-current': 'page' as const } : {});
+  return (
+    <header class="site-header">
+      <Link href="/" class="brand">
+        tradelab
+      </Link>
+      <nav aria-label="Main">
+        <Link href="/" {...current('/')}>
+          Lab
+        </Link>
+        <Link href="/compare" {...current('/compare')}>
+          Compare
+        </Link>
+        {session && (
+          <Link href="/devices" {...current('/devices')}>
+            Passkeys
+          </Link>
+        )}
+        {session === null && (
+          <>
+            <Link href="/sign-in" {...current('/sign-in')}>
+              Sign in
+            </Link>
+            <Link href="/sign-up" class="nav-primary" {...current('/sign-up')}>
+              Create account
+            </Link>
+          </>
+        )}
+        {session && (
+          <button
+            type="button"
+            class="link-button"
+            onClick={async () => {
+              await signOut();
+              navigate('/sign-in');
+            }}
+          >
+            Sign out
+          </button>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+function Main() {
+  const { path } = useLocation();
+  const route = ROUTES[path];
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    document.title = route ? `${route.title} · tradelab` : 'Page not found · tradelab';
+  }, [route]);
+  const Page = route?.page ?? NotFound;
+  return (
+    <main id="main" ref={main} tabIndex={-1}>
+      <Page />
+    </main>
+  );
+}
+
+function NotFound() {
+  return (
+    <section class="page narrow">
+      <h1>Page not found</h1>
+      <p>
+        There is nothing at this address. <Link href="/">Go to the backtest lab</Link>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+export function RecoverPage() {
+  return (
+    <section class="page narrow">
+      <h1>Recover your account</h1>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { createContext, type ComponentChildren } from 'preact';
+import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+
+/** GET /api/auth/session. */
+export interface SessionView {
+  user_id: string;
+  email: string;
+  display_name: string;
+  role: 'user' | 'admin';
+  expires_at: string;
+  step_up_due: boolean;
+}
+
+interface SessionState {
+  /** undefined while the first check runs; null when signed out. */
+  readonly session: SessionView | null | undefined;
+  readonly reload: () => Promise<SessionView | null>;
+  readonly signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<SessionState>({
+  session: undefined,
+  reload: async () => null,
+  signOut: async () => undefined,
+});
+
+export function SessionProvider(props: { children: ComponentChildren }) {
+  const [session, setSession] = useState<SessionView | null | undefined>(undefined);
+  const reload = useCallback(async () => {
+    try {
+      // 204 (no body) when signed out: no 401 for the browser to log on every visit.
+      const view = (await api.get<SessionView | undefined>('/api/auth/session?optional=1')) ?? null;
+      setSession(view);
+      return view;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      setSession(null);
+      return null;
+    }
+  }, []);
+  const signOut = useCallback(async () => {
+    await api.post('/api/auth/logout');
+    setSession(null);
+  }, []);
+  useEffect(() => {
+    reload().catch(() => setSession(null));
+  }, [reload]);
+  return <SessionContext.Provider value={{ session, reload, signOut }}>{props.children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  return useContext(SessionContext);
+}

@@ -1,0 +1,7 @@
+export function SignInPage() {
+  return (
+    <section class="page narrow">
+      <h1>Sign in</h1>
+    </section>
+  );
+}
