@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { createJobRunner, type JobRunner } from '../../../src/job-runner.js';
 import { loadDemoDataIfEmpty } from '../../../src/market/bar-store.service.js';
 import { loadConfig } from '../../../src/platform/config.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../platform/mail/smtp-test-server.js';
-import { buildWebApp } from '../../../scripts/build-web.mjs';
+import { DEFAULT_WEB_ROOT } from '../../../src/platform/http/web-app.js';
 
 export interface WebServer {
   /** `http://localhost:<port>`: the PUBLIC_ORIGIN, and so the WebAuthn RP ID is `localhost`. */
@@ -27,7 +27,7 @@ export interface WebServer {
  * local smtp-server.
  */
 export async function startWebServer(env: Record<string, string> = {}): Promise<WebServer> {
-  await buildWebApp();
+  if (!existsSync(path.join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built (the global setup builds it)');
   const smtp = await startSmtpServer();
   const port = await freePort();
   const origin = `http://localhost:${port}`;
