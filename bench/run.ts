@@ -27,6 +27,7 @@ const SPX_SMA = { symbol: 'SPX', strategy: 'sma_crossover', start_date: '2000-01
 const SUBJECTS: readonly Subject[] = [
   { name: 'healthz', path: '/healthz', description: 'process alive, no I/O' },
   { name: 'readyz', path: '/readyz', description: 'one database round trip (select 1)' },
+  { name: 'web app page', path: '/devices', description: 'a page path answered with index.html (history fallback, static file)' },
   { name: 'symbols?q=s', path: '/api/symbols?q=s', description: 'symbol search: a page and its total (two queries)' },
   {
     name: 'backtest SPX sma',
