@@ -136,7 +136,11 @@ describeInBrowser('the backtest lab in Chromium', () => {
       await page.locator('.trades-table th', { hasText: 'Date' }).getByRole('button').click();
       expect(await tradesColumn(page, 1)).toEqual(dates);
       await shot('results');
+      // The picture for the README: form, metric cards and both charts in one desktop screen.
+      await page.setViewportSize({ width: 1280, height: 1400 });
+      await page.evaluate('window.scrollTo(0, 0)');
       await page.screenshot({ path: 'test-output/browser/lab/lab-desktop.png' });
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // Client-side checks come first and send nothing: a parameter out of range, an end before the start.
       const sentBefore = backtestBodies.length;

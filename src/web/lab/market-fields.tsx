@@ -54,7 +54,7 @@ export function MarketFields(props: {
         error={errors.initial_capital}
         onInput={(event) => set('initial_capital', event.currentTarget.value)}
       />
-      <Field label="Data feed" error={errors.data_feed} hint="Daily bars either way; real time needs a market-data subscription.">
+      <Field label="Data feed" error={errors.data_feed} hint="Daily bars either way. Delayed SIP is 15 minutes behind; real time is premium.">
         {({ id, describedBy, invalid }) => (
           <select
             id={id}

@@ -23,7 +23,7 @@ export const DEFAULT_MARKET_INPUTS: MarketInputs = {
 };
 
 export const DATA_FEEDS: readonly { value: DataFeed; label: string }[] = [
-  { value: 'delayed_sip', label: 'Delayed SIP (15 minutes behind, free)' },
+  { value: 'delayed_sip', label: 'Delayed SIP (free)' },
   { value: 'sip', label: 'SIP real time (premium, needs a subscription)' },
 ];
 

@@ -1,4 +1,4 @@
-import { AreaSeries, createChart, LineSeries, type IChartApi, type LineData, type Time } from 'lightweight-charts';
+import { BaselineSeries, createChart, LineSeries, type AutoscaleInfo, type IChartApi, type LineData, type Time } from 'lightweight-charts';
 import { useEffect, useId, useRef } from 'preact/hooks';
 
 export interface ChartLine {
@@ -17,7 +17,7 @@ export function SeriesChart(props: {
   summary: string;
   dates: readonly string[];
   lines: readonly ChartLine[];
-  /** `drawdown`: one filled area hanging from 0; `equity`: plain lines. */
+  /** `drawdown`: one area filled between 0 and the line; `equity`: plain lines. */
   kind: 'equity' | 'drawdown';
   formatValue: (value: number) => string;
   class?: string;
@@ -29,10 +29,18 @@ export function SeriesChart(props: {
 
   useEffect(() => {
     if (!box.current) return;
-    const chart = createChart(box.current, chartOptions(formatValue));
+    const chart = createChart(box.current, chartOptions(kind, formatValue));
     for (const line of lines) addLine(chart, kind, line, dates);
-    chart.timeScale().fitContent();
-    return () => chart.remove();
+    // The canvas gets its size from autoSize after this runs: fit the whole period again whenever the width
+    // changes (a result chart is read whole; zooming in is a detail view).
+    const timeScale = chart.timeScale();
+    const fit = () => timeScale.fitContent();
+    timeScale.subscribeSizeChange(fit);
+    fit();
+    return () => {
+      timeScale.unsubscribeSizeChange(fit);
+      chart.remove();
+    };
   }, [dates, lines, kind, formatValue]);
 
   return (
@@ -48,15 +56,17 @@ export function SeriesChart(props: {
   );
 }
 
-function chartOptions(formatValue: (value: number) => string) {
+function chartOptions(kind: 'equity' | 'drawdown', formatValue: (value: number) => string) {
   return {
     autoSize: true,
     // The logo injects a <style> element, which the app's CSP (style-src 'self') refuses; the page credits
     // TradingView in text instead (docs/web-app.md).
     layout: { attributionLogo: false, textColor: '#14202e', fontFamily: 'system-ui, sans-serif' },
     grid: { vertLines: { color: '#eef1f5' }, horzLines: { color: '#eef1f5' } },
-    rightPriceScale: { borderColor: '#d6dde6' },
-    timeScale: { borderColor: '#d6dde6' },
+    // Drawdowns end at 0: little room above them.
+    rightPriceScale: { borderColor: '#d6dde6', scaleMargins: kind === 'drawdown' ? { top: 0.05, bottom: 0.05 } : { top: 0.1, bottom: 0.1 } },
+    // Twenty years of daily bars fit in 300 px only below the default minimum of half a pixel per bar.
+    timeScale: { borderColor: '#d6dde6', minBarSpacing: 0.01 },
     localization: { priceFormatter: formatValue },
     // A finger dragging across the chart scrolls the page instead of panning the chart.
     handleScroll: { vertTouchDrag: false },
@@ -68,7 +78,20 @@ function addLine(chart: IChartApi, kind: 'equity' | 'drawdown', line: ChartLine,
   const common = { title: '', lastValueVisible: true, priceLineVisible: false } as const;
   if (kind === 'drawdown') {
     chart
-      .addSeries(AreaSeries, { ...common, lineColor: line.color, topColor: `${line.color}66`, bottomColor: `${line.color}11`, invertFilledArea: true, lineWidth: 1 })
+      .addSeries(BaselineSeries, {
+        ...common,
+        baseValue: { type: 'price', price: 0 },
+        bottomLineColor: line.color,
+        bottomFillColor1: `${line.color}22`,
+        bottomFillColor2: `${line.color}88`,
+        lineWidth: 1,
+        // Drawdowns are ≤ 0: keep 0 as the top of the scale rather than padding above it.
+        autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+          const info = original();
+          if (info?.priceRange) info.priceRange.maxValue = 0;
+          return info;
+        },
+      })
       .setData(data);
     return;
   }

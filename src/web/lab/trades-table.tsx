@@ -43,7 +43,7 @@ export function TradesTable(props: { trades: readonly BacktestTrade[] }) {
   if (props.trades.length === 0) return <p class="muted">No trades: the strategy never entered over this period.</p>;
   return (
     // Focusable so that a keyboard user can scroll the table sideways on a narrow screen.
-    <div class="table-scroll" role="region" aria-labelledby="trades-caption" tabIndex={0}>
+    <div class="table-scroll trades-scroll" role="region" aria-labelledby="trades-caption" tabIndex={0}>
       <table class="trades-table">
         <caption id="trades-caption">
           Trades ({formatCount(props.trades.length)} fills), sorted by {COLUMNS.find((column) => column.key === sort.key)!.label.toLowerCase()},{' '}
