@@ -12,10 +12,10 @@ async function tradesColumn(page: Page, index: number): Promise<string[]> {
 }
 
 /** Holds the next matching request until `release` is called, so a test can look at the page while it is in flight. */
-function holdNext(page: Page, url: string): { release: () => Promise<void> } {
+async function holdNext(page: Page, url: string): Promise<{ release: () => Promise<void> }> {
   let held: (route: Route) => void;
   const arrived = new Promise<Route>((resolve) => (held = resolve));
-  void page.route(url, (route) => held(route), { times: 1 });
+  await page.route(url, (route) => held(route), { times: 1 });
   return { release: async () => (await arrived).continue() };
 }
 
@@ -65,13 +65,13 @@ describeInBrowser('the backtest lab in Chromium', () => {
 
       await page.getByLabel('Fast period').fill('20');
       await page.getByLabel('Slow period').fill('100');
-      const held = holdNext(page, '**/api/backtest');
+      const held = await holdNext(page, '**/api/backtest');
       await page.getByRole('button', { name: 'Run backtest' }).click();
       const progress = page.getByRole('progressbar', { name: 'Running backtest' });
       await progress.waitFor();
       expect(await page.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
       expect(await page.locator('section.results').getAttribute('aria-busy')).toBe('true');
-      await page.getByText('Running backtest…', { exact: false }).first().waitFor();
+      expect(await page.locator('.run-progress__text').innerText()).toMatch(/^Running backtest… \d+\.\d s$/);
       await shot('running');
       await held.release();
 
@@ -216,7 +216,7 @@ describeInBrowser('the backtest lab in Chromium', () => {
       await page.getByRole('button', { name: 'Select all' }).click();
       await page.getByLabel('Bollinger Band Reversion').uncheck();
       await page.getByLabel('Donchian Channel Breakout').uncheck();
-      const held = holdNext(page, '**/api/compare-strategies');
+      const held = await holdNext(page, '**/api/compare-strategies');
       const sent = page.waitForRequest('**/api/compare-strategies');
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
       await page.getByRole('progressbar', { name: 'Running comparison' }).waitFor();
