@@ -1,0 +1,64 @@
+import { ApiError, describeError } from '../api';
+
+/**
+ * Errors of the lab's forms, keyed by the control they belong beside: `symbol`, `strategy`, `start_date`,
+ * `end_date`, `period` (the two dates together), `initial_capital`, `data_feed`, `strategies` and
+ * `param.<name>` for a template parameter. `form` holds what concerns no single control (rate limit, outage).
+ */
+export interface FormErrors {
+  readonly fields: Readonly<Record<string, string>>;
+  readonly form?: string;
+}
+
+export const NO_ERRORS: FormErrors = { fields: {} };
+
+export function hasErrors(errors: FormErrors): boolean {
+  return errors.form !== undefined || Object.keys(errors.fields).length > 0;
+}
+
+/** The control each API error code concerns when the answer names no field (docs/market-data.md, "HTTP API"). */
+const FIELD_OF_CODE: Readonly<Record<string, string>> = {
+  invalid_symbol: 'symbol',
+  unknown_symbol: 'symbol',
+  unknown_strategy: 'strategy',
+  invalid_period: 'end_date',
+  no_bars: 'period',
+  unknown_data_feed: 'data_feed',
+  feed_not_entitled: 'data_feed',
+  no_strategies: 'strategies',
+  duplicate_strategy: 'strategies',
+};
+
+const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'strategies']);
+
+/**
+ * Places a refusal from the API beside the control it concerns. `sentParameters` are the parameter names in
+ * the order sent, so a schema error on `strategy_params.1.value` finds its input too.
+ */
+export function formErrorsFromApi(error: unknown, sentParameters: readonly string[] = []): FormErrors {
+  if (!(error instanceof ApiError)) return { fields: {}, form: describeError(error) };
+  const key = controlOf(error, sentParameters);
+  if (key) return { fields: { [key]: error.message } };
+  if (error.code === 'rate_limited') {
+    return { fields: {}, form: `${error.message} Too many runs from this network in a minute: wait a moment and try again.` };
+  }
+  if (error.status >= 500) {
+    return { fields: {}, form: `The server could not finish the run (${error.status}): ${error.message} Try again in a moment.` };
+  }
+  return { fields: {}, form: error.message };
+}
+
+function controlOf(error: ApiError, sentParameters: readonly string[]): string | undefined {
+  const field = error.field;
+  if (field?.startsWith('strategy_params')) {
+    const [, nameOrIndex] = field.split('.');
+    if (nameOrIndex === undefined) return undefined;
+    const byIndex = /^\d+$/.test(nameOrIndex) ? sentParameters[Number(nameOrIndex)] : nameOrIndex;
+    return byIndex === undefined ? undefined : `param.${byIndex}`;
+  }
+  if (field !== undefined) {
+    const top = field.split('.')[0]!;
+    if (KNOWN_FIELDS.has(top)) return top;
+  }
+  return FIELD_OF_CODE[error.code];
+}

@@ -1,0 +1,56 @@
+import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, NONE, signClass } from './format';
+import type { BacktestResult } from './types';
+
+interface Metric {
+  readonly label: string;
+  readonly value: string;
+  readonly explanation: string;
+  readonly tone?: string;
+}
+
+function metricsOf(result: BacktestResult): Metric[] {
+  return [
+    { label: 'Total return', value: formatPercent(result.total_return), tone: signClass(result.total_return), explanation: 'Final capital ÷ initial capital − 1.' },
+    { label: 'Annualized return', value: formatPercent(result.annualized_return), tone: signClass(result.annualized_return), explanation: 'The yearly rate that compounds to the total return.' },
+    { label: 'Sharpe ratio', value: formatRatio(result.sharpe_ratio), explanation: 'Mean ÷ standard deviation of daily returns × √252 (risk-free rate 0).' },
+    { label: 'Max drawdown', value: formatPercent(result.max_drawdown), tone: signClass(result.max_drawdown), explanation: 'The deepest fall of equity below its running peak.' },
+    { label: 'Win rate', value: formatPercent(result.win_rate), explanation: 'Winning round trips ÷ all round trips.' },
+    { label: 'Profit factor', value: formatRatio(result.profit_factor), explanation: 'Gross profit ÷ gross loss; none without a losing trade.' },
+    { label: 'Trades won / lost', value: `${formatCount(result.winning_trades)} / ${formatCount(result.losing_trades)}`, explanation: `Of ${formatCount(result.total_trades)} round trips; break-even is neither.` },
+    { label: 'Avg profit', value: formatMoney(result.avg_profit), tone: signClass(result.avg_profit), explanation: 'Mean P&L of the winning round trips.' },
+    { label: 'Avg loss', value: formatMoney(result.avg_loss), tone: signClass(result.avg_loss), explanation: 'Mean P&L of the losing round trips.' },
+    { label: 'Avg holding', value: formatDays(result.avg_holding_days), explanation: 'Mean calendar days from buy to sell.' },
+    { label: 'Final capital', value: formatMoney(result.final_capital), explanation: `Equity on the last bar, from ${formatMoney(result.initial_capital)}.` },
+  ];
+}
+
+/**
+ * The summary statistics of one backtest, each with what it means (docs/backtesting.md, "Metrics"). A ratio
+ * without a denominator (no trades, no losses, flat equity) is null and shows as "—".
+ */
+export function MetricCards(props: { result: BacktestResult }) {
+  return (
+    <dl class="metric-cards">
+      {metricsOf(props.result).map((metric) => (
+        <div class="metric-card" key={metric.label} title={metric.explanation}>
+          <dt>{metric.label}</dt>
+          <dd class={`metric-card__value ${metric.tone ?? ''}`}>
+            <MetricValue value={metric.value} />
+          </dd>
+          <dd class="metric-card__explanation">{metric.explanation}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A dash alone reads as "em dash" aloud; say what it means instead. */
+export function MetricValue(props: { value: string }) {
+  if (props.value !== NONE) return <>{props.value}</>;
+  return (
+    <>
+      <span aria-hidden="true">{NONE}</span>
+      <span class="visually-hidden">not defined</span>
+    </>
+  );
+}

@@ -1,0 +1,359 @@
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession } from './rig/chromium.js';
+import { startWebServer, type WebServer } from './rig/server.js';
+
+/** What Chromium logs to the console for any fetch answered with an error status; the app logs nothing itself. */
+const failedLoad = (status: number, text: string) => `console: Failed to load resource: the server responded with a status of ${status} (${text})`;
+
+/** The text of every cell of one column of the trades table, top to bottom. */
+async function tradesColumn(page: Page, index: number): Promise<string[]> {
+  return page.locator(`.trades-table tbody tr td:nth-child(${index})`).allInnerTexts();
+}
+
+/** Holds the next matching request until `release` is called, so a test can look at the page while it is in flight. */
+async function holdNext(page: Page, url: string): Promise<{ release: () => Promise<void> }> {
+  let held: (route: Route) => void;
+  const arrived = new Promise<Route>((resolve) => (held = resolve));
+  await page.route(url, (route) => held(route), { times: 1 });
+  return { release: async () => (await arrived).continue() };
+}
+
+/** A parsed money cell: "-$1,234.50" → -1234.5; the dash of a BUY's P&L → null. */
+function money(text: string): number | null {
+  if (text.includes('—')) return null;
+  return Number(text.replace(/[$,\s]|not defined/g, ''));
+}
+
+describeInBrowser('the backtest lab in Chromium', () => {
+  let server: WebServer;
+
+  beforeAll(async () => {
+    server = await startWebServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('runs a backtest with a changed parameter, shows its metrics, charts and sortable trades, and places errors beside their fields', async () => {
+    const browser: BrowserSession = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      const shot = screenshotTaker(page, 'lab');
+      const backtestBodies: unknown[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/backtest')) backtestBodies.push(request.postDataJSON());
+      });
+
+      await page.goto(`${server.origin}/`);
+      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
+      const template = page.getByLabel('Strategy template');
+      await expect.poll(() => template.inputValue()).toBe('sma_crossover');
+      expect(await page.getByLabel('Symbol').inputValue()).toBe('SPX');
+      expect(await page.getByLabel('Fast period').inputValue()).toBe('10');
+      expect(await page.getByLabel('Fast period').getAttribute('min')).toBe('2');
+      expect(await page.getByLabel('Fast period').getAttribute('max')).toBe('100');
+      expect(await page.getByLabel('Fast period').getAttribute('step')).toBe('1');
+      await shot('form');
+
+      // A template change resets the parameters to the new template's defaults.
+      await page.getByLabel('Fast period').fill('33');
+      await template.selectOption('ema_crossover');
+      expect(await page.getByLabel('Fast period').inputValue()).toBe('12');
+      await template.selectOption('sma_crossover');
+      expect(await page.getByLabel('Fast period').inputValue()).toBe('10');
+
+      await page.getByLabel('Fast period').fill('20');
+      await page.getByLabel('Slow period').fill('100');
+      const held = await holdNext(page, '**/api/backtest');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      const progress = page.getByRole('progressbar', { name: 'Running backtest' });
+      await progress.waitFor();
+      expect(await page.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
+      expect(await page.locator('section.results').getAttribute('aria-busy')).toBe('true');
+      expect(await page.locator('.run-progress__text').innerText()).toMatch(/^Running backtest… \d+\.\d s$/);
+      await shot('running');
+      await held.release();
+
+      await page.locator('.metric-card').first().waitFor();
+      await progress.waitFor({ state: 'detached' });
+      expect(await page.locator('section.results').getAttribute('aria-busy')).toBe('false');
+      expect(backtestBodies.at(-1)).toEqual({
+        symbol: 'SPX',
+        start_date: '2000-01-03',
+        end_date: '2020-04-17',
+        initial_capital: 10000,
+        data_feed: 'delayed_sip',
+        strategy: 'sma_crossover',
+        strategy_params: [
+          { name: 'fast_period', value: 20 },
+          { name: 'slow_period', value: 100 },
+        ],
+      });
+      const cards = await page.locator('.metric-card dt').allInnerTexts();
+      expect(cards).toEqual([
+        'Total return',
+        'Annualized return',
+        'Sharpe ratio',
+        'Max drawdown',
+        'Win rate',
+        'Profit factor',
+        'Trades won / lost',
+        'Avg profit',
+        'Avg loss',
+        'Avg holding',
+        'Final capital',
+      ]);
+      expect(await metricValue(page, 'Total return').innerText()).toMatch(/^-?\d+\.\d\d%$/);
+      expect(await metricValue(page, 'Final capital').innerText()).toMatch(/^\$[\d,]+\.\d\d$/);
+      await expect.poll(() => page.getByText('SMA Crossover on SPX, 2000-01-03 to 2020-04-17', { exact: false }).count()).toBe(1);
+
+      for (const name of ['Equity curve', 'Drawdown']) {
+        const chart = page.getByRole('img', { name });
+        await chart.locator('canvas').first().waitFor();
+        const box = await chart.locator('canvas').first().boundingBox();
+        expect(box!.width).toBeGreaterThan(100);
+        expect(box!.height).toBeGreaterThan(100);
+      }
+
+      // Sorting the trades: by P&L ascending (BUYs, which have none, last), then descending.
+      const dates = await tradesColumn(page, 1);
+      expect(dates.length).toBeGreaterThan(4);
+      expect(dates).toEqual([...dates].sort());
+      const pnlHeader = page.locator('.trades-table th', { hasText: 'P&L' });
+      expect(await pnlHeader.getAttribute('aria-sort')).toBeNull();
+      await pnlHeader.getByRole('button').click();
+      expect(await pnlHeader.getAttribute('aria-sort')).toBe('ascending');
+      const ascending = (await tradesColumn(page, 6)).map(money);
+      const sells = ascending.filter((value): value is number => value !== null);
+      expect(sells).toEqual([...sells].sort((a, b) => a - b));
+      expect(ascending.slice(sells.length).every((value) => value === null)).toBe(true);
+      expect(await tradesColumn(page, 1)).not.toEqual(dates);
+      await pnlHeader.getByRole('button').click();
+      expect(await pnlHeader.getAttribute('aria-sort')).toBe('descending');
+      const descending = (await tradesColumn(page, 6)).map(money).filter((value): value is number => value !== null);
+      expect(descending).toEqual([...sells].reverse());
+      await page.locator('.trades-table th', { hasText: 'Date' }).getByRole('button').click();
+      expect(await tradesColumn(page, 1)).toEqual(dates);
+      await shot('results');
+      // The picture for the README: form, metric cards and both charts in one desktop screen.
+      await page.setViewportSize({ width: 1280, height: 1400 });
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.screenshot({ path: 'test-output/browser/lab/lab-desktop.png' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // Client-side checks come first and send nothing: a parameter out of range, an end before the start.
+      const sentBefore = backtestBodies.length;
+      await page.getByLabel('Fast period').fill('500');
+      await page.getByLabel('End date').fill('1999-12-31');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      await expectFieldError(page, 'Fast period', 'Enter a whole number from 2 to 100.');
+      await expectFieldError(page, 'End date', 'The end date must be on or after the start date.');
+      expect(await page.evaluate('document.activeElement && document.activeElement.name')).toBe('end_date');
+      expect(backtestBodies.length).toBe(sentBefore);
+      await shot('client-errors');
+
+      // The server's refusal of a parameter pair lands beside the parameter it names.
+      await page.getByLabel('End date').fill('2020-04-17');
+      await page.getByLabel('Fast period').fill('50');
+      await page.getByLabel('Slow period').fill('40');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      await expectFieldError(page, 'Fast period', 'Parameter "fast_period" (50) must be below "slow_period" (40).');
+      expect(await page.getByLabel('Slow period').getAttribute('aria-invalid')).toBe('false');
+      expect(browser.errors).toEqual([failedLoad(400, 'Bad Request')]);
+      browser.errors.length = 0;
+
+      // An unknown symbol: 404 unknown_symbol, shown beside the symbol field.
+      await page.getByLabel('Fast period').fill('20');
+      await page.getByLabel('Slow period').fill('100');
+      await page.getByLabel('Symbol').fill('ZZZZ');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      expect(await page.getByLabel('Fast period').getAttribute('aria-invalid')).toBe('false');
+      await shot('unknown-symbol');
+      expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
+      browser.errors.length = 0;
+
+      // The premium feed without a subscription: 403 feed_not_entitled beside the feed.
+      await page.getByLabel('Symbol').fill('SPX');
+      await page.getByLabel('Data feed').selectOption('sip');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      await expectFieldError(page, 'Data feed', 'Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".');
+      expect(browser.errors).toEqual([failedLoad(403, 'Forbidden')]);
+      browser.errors.length = 0;
+
+      // Symbol search suggests tickers from GET /api/symbols as one types.
+      const suggestions = page.waitForResponse((response) => response.url().includes('/api/symbols?q=sp'));
+      await page.getByLabel('Symbol').fill('sp');
+      expect((await suggestions).status()).toBe(200);
+      const listId = await page.getByLabel('Symbol').getAttribute('list');
+      await expect.poll(() => page.locator(`datalist[id="${listId}"] option`).evaluateAll((options) => options.map((o) => (o as { value: string }).value))).toEqual(['SPX']);
+
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('compares several templates on one chart with a legend and a row of metrics each', async () => {
+    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      const shot = screenshotTaker(page, 'compare');
+      await page.goto(`${server.origin}/`);
+      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
+      await page.getByRole('link', { name: 'compare strategies' }).click();
+      await page.getByRole('heading', { name: 'Compare strategies', level: 1 }).waitFor();
+      const boxes = page.getByRole('group', { name: 'Templates' }).getByRole('checkbox');
+      await expect.poll(() => boxes.count()).toBe(7);
+      for (const box of await boxes.all()) expect(await box.isChecked()).toBe(true);
+
+      // None chosen is caught before sending.
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.getByText('Choose at least one template.').waitFor();
+
+      await page.getByRole('button', { name: 'Select all' }).click();
+      await page.getByLabel('Bollinger Band Reversion').uncheck();
+      await page.getByLabel('Donchian Channel Breakout').uncheck();
+      const held = await holdNext(page, '**/api/compare-strategies');
+      const sent = page.waitForRequest('**/api/compare-strategies');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.getByRole('progressbar', { name: 'Running comparison' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Comparing…' }).isDisabled()).toBe(true);
+      await held.release();
+      expect((await sent).postDataJSON()).toEqual({
+        symbol: 'SPX',
+        start_date: '2000-01-03',
+        end_date: '2020-04-17',
+        initial_capital: 10000,
+        data_feed: 'delayed_sip',
+        strategies: ['buy_and_hold', 'sma_crossover', 'ema_crossover', 'rsi_reversion', 'macd_crossover'],
+      });
+
+      const rows = page.locator('.comparison-table tbody tr');
+      await expect.poll(() => rows.count()).toBe(5);
+      expect(await page.locator('.comparison-table tbody th').allInnerTexts()).toEqual([
+        'Buy and Hold',
+        'SMA Crossover',
+        'EMA Crossover',
+        'RSI Mean Reversion',
+        'MACD Crossover',
+      ]);
+      const chart = page.getByRole('img', { name: 'Equity curves' });
+      await chart.locator('canvas').first().waitFor();
+      expect((await chart.locator('canvas').first().boundingBox())!.width).toBeGreaterThan(100);
+      expect(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').count()).toBe(5);
+      expect(await page.locator('.legend__swatch').evaluateAll((swatches) => new Set(swatches.slice(0, 5).map((s) => (s as { style: { backgroundColor: string } }).style.backgroundColor)).size)).toBe(5);
+      await shot('compared');
+      await page.screenshot({ path: 'test-output/browser/compare/compare-desktop.png' });
+
+      // An API refusal is shown beside its field here too.
+      await page.getByLabel('Symbol').fill('ZZZZ');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
+      browser.errors.length = 0;
+
+      await page.getByRole('link', { name: 'backtest lab' }).click();
+      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('runs the form with the keyboard alone', async () => {
+    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      await page.goto(`${server.origin}/`);
+      await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      await page.getByLabel('Symbol').focus();
+      const sent = page.waitForRequest('**/api/backtest');
+      let typed = false;
+      for (let presses = 0; presses < 40; presses += 1) {
+        const focused = (await page.evaluate(
+          'document.activeElement.name || document.activeElement.textContent',
+        )) as string;
+        if (focused === 'param.fast_period' && !typed) {
+          await page.keyboard.press('Control+A');
+          await page.keyboard.type('15');
+          typed = true;
+        }
+        if (focused === 'Run backtest') break;
+        await page.keyboard.press('Tab');
+      }
+      expect(typed).toBe(true);
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Run backtest');
+      await page.keyboard.press('Enter');
+      expect(((await sent).postDataJSON() as { strategy_params: unknown }).strategy_params).toEqual([
+        { name: 'fast_period', value: 15 },
+        { name: 'slow_period', value: 30 },
+      ]);
+      await page.locator('.trades-table').waitFor();
+
+      // Sorting by keyboard: a header button takes focus and Enter sorts.
+      const returnHeader = page.locator('.trades-table th', { hasText: 'Return' });
+      await returnHeader.getByRole('button').focus();
+      await page.keyboard.press('Enter');
+      expect(await returnHeader.getAttribute('aria-sort')).toBe('ascending');
+      await page.keyboard.press('Enter');
+      expect(await returnHeader.getAttribute('aria-sort')).toBe('descending');
+
+      // Enter in a field submits the form too.
+      const again = page.waitForRequest('**/api/backtest');
+      await page.getByLabel('Initial capital ($)').focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('25000');
+      await page.keyboard.press('Enter');
+      expect(((await again).postDataJSON() as { initial_capital: number }).initial_capital).toBe(25000);
+      await page.locator('.metric-card', { has: page.getByText('Final capital', { exact: true }) }).getByText('from $25,000.00', { exact: false }).waitFor();
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('fits a 375 px wide screen: no sideways page scroll, the trades table scrolls in its box', async () => {
+    const browser = await launchBrowser({ viewport: { width: 375, height: 800 } });
+    try {
+      const { page } = browser;
+      const shot = screenshotTaker(page, 'lab-375');
+      await page.goto(`${server.origin}/`);
+      await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      await page.locator('.trades-table').waitFor();
+      const chart = page.getByRole('img', { name: 'Equity curve' });
+      await chart.locator('canvas').first().waitFor();
+      const box = (await chart.locator('canvas').first().boundingBox())!;
+      expect(box.width).toBeGreaterThan(200);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await page.evaluate("(() => { const s = document.querySelector('.trades-table').parentElement; return s.scrollWidth > s.clientWidth; })()")).toBe(true);
+      await shot('results');
+
+      await page.getByRole('link', { name: 'Compare', exact: true }).click();
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.locator('.comparison-table tbody tr').nth(6).waitFor();
+      await page.getByRole('img', { name: 'Equity curves' }).locator('canvas').first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      await shot('compare');
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+function metricValue(page: Page, label: string) {
+  return page.locator('.metric-card', { has: page.getByText(label, { exact: true }) }).locator('.metric-card__value');
+}
+
+async function expectFieldError(page: Page, label: string, message: string): Promise<void> {
+  const control = page.getByLabel(label, { exact: true });
+  await expect.poll(() => control.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await control.getAttribute('aria-describedby')) ?? '';
+  const texts = await Promise.all(describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).innerText()));
+  expect(texts).toContain(message);
+}
