@@ -8,8 +8,10 @@ import { VerifyEmailPage } from './auth/verify-email';
 import { SignInPage } from './auth/sign-in';
 import { DevicesPage } from './auth/devices';
 import { RecoverPage } from './auth/recover';
-import { LabPage } from './lab/lab-page';
-import { ComparePage } from './lab/compare-page';
+import { lazyPage } from './lazy-page';
+
+const LabPage = lazyPage(() => import('./lab/lab-page').then((module) => module.LabPage));
+const ComparePage = lazyPage(() => import('./lab/compare-page').then((module) => module.ComparePage));
 
 interface Route {
   readonly title: string;
