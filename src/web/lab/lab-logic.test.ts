@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
 import { formErrorsFromApi } from './form-errors';
-import { formatDays, formatMoney, formatPercent, formatRatio } from './format';
+import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from './format';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS } from './market-inputs';
 import { checkParameters, defaultParameterInputs, parameterRequest } from './template-parameters';
 import type { StrategyTemplate } from './types';
@@ -24,6 +24,17 @@ describe('lab number formats', () => {
     expect(formatRatio(1.949)).toBe('1.95');
     expect(formatDays(1)).toBe('1 day');
     for (const format of [formatPercent, formatMoney, formatRatio, formatDays]) expect(format(null)).toBe('—');
+  });
+
+  it('shows no minus sign on a figure that rounds to zero, one day as "1 day", and what is not a number as a dash', () => {
+    expect(formatPercent(-0.00001)).toBe('0.00%');
+    expect(formatMoney(-0.001)).toBe('$0.00');
+    expect(formatDays(1.04)).toBe('1 day');
+    expect(formatDays(1.05)).toBe('1.1 days');
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      for (const format of [formatPercent, formatMoney, formatRatio, formatDays, formatCount]) expect(format(value)).toBe('—');
+      expect(signClass(value)).toBe('');
+    }
   });
 });
 
