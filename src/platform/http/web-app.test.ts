@@ -6,10 +6,15 @@ import type { App } from '../../app.js';
 import { buildTestApp } from '../../../test/helpers/app.js';
 import { createTestDatabase } from '../../../test/helpers/dialects.js';
 
-/** A stand-in build: the host's job is routing and caching, whatever the files hold. */
+/**
+ * A stand-in build: the host's job is routing and caching, whatever the files hold. It sits in a folder
+ * beside `secret.txt`, which no URL may reach.
+ */
 function fakeBuild(): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'tradelab-web-root-'));
-  mkdirSync(path.join(root, 'assets'));
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'tradelab-web-'));
+  writeFileSync(path.join(parent, 'secret.txt'), 'outside the build');
+  const root = path.join(parent, 'root');
+  mkdirSync(path.join(root, 'assets'), { recursive: true });
   writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>tradelab</title><script type="module" src="/assets/app-1a2b.js"></script>');
   writeFileSync(path.join(root, 'assets/app-1a2b.js'), 'console.log("app")');
   writeFileSync(path.join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -55,8 +60,37 @@ describe('the web-app host', () => {
     expect((await app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('no-cache');
   });
 
-  it('keeps the API, the docs and missing files as JSON 404s', async () => {
-    for (const url of ['/api/nope', '/api', '/openapi.json/x', '/docs/nope.js', '/assets/missing.js', '/robots.txt']) {
+  it('answers HEAD like GET, without a body', async () => {
+    for (const url of ['/', '/compare', '/assets/app-1a2b.js']) {
+      const response = await app.inject({ method: 'HEAD', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBeDefined();
+      expect(response.body, url).toBe('');
+    }
+  });
+
+  it('serves nothing outside the build, however the path is spelled', async () => {
+    for (const url of ['/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/assets/%2e%2e/%2e%2e/secret.txt']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('outside the build');
+    }
+  });
+
+  it('keeps the API, the docs and missing files as JSON 404s, also when the path is encoded or has doubled slashes', async () => {
+    for (const url of [
+      '/api/nope',
+      '/api',
+      '/openapi.json/x',
+      '/docs/nope.js',
+      '/assets/missing.js',
+      '/assets/missing',
+      '/assets/',
+      '/robots.txt',
+      '/%61pi/nope',
+      '//api/nope',
+      '/api%2Fnope',
+    ]) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toMatchObject({ error: 'not_found' });

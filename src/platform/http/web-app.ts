@@ -8,8 +8,11 @@ import { notFoundBody } from './error-handler.js';
 /** Where `vite build` writes the web app: `dist/web` at the repository root (same path from `src/` and `dist/`). */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
-/** Paths that belong to the API and the operator's endpoints: never answered with the web app. */
-const SERVER_PATHS = ['/api', '/docs', '/openapi.json', '/healthz', '/readyz'];
+/**
+ * Paths that belong to the API and the operator's endpoints, or hold only files (`/assets`): never answered
+ * with the web app, so a missing asset or API route is a JSON 404, not a page.
+ */
+const SERVER_PATHS = ['/api', '/docs', '/openapi.json', '/healthz', '/readyz', '/assets'];
 
 /**
  * Serves the built single-page app at `/`. Hashed files under `/assets/` are cached for a year;
@@ -53,8 +56,21 @@ function sendIndex(reply: FastifyReply) {
 
 function isPagePath(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const pathname = request.url.split('?')[0] ?? '/';
+  const pathname = normalisedPathname(request.url);
+  if (pathname === undefined) return false;
   if (SERVER_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) return false;
   const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
   return !lastSegment.includes('.');
+}
+
+/**
+ * The path as the router saw it: percent-decoded, repeated slashes collapsed. Without this `/%61pi/x`,
+ * `//api/x` or `/api%2Fx` would slip past the prefix check and answer an API client with index.html.
+ */
+function normalisedPathname(url: string): string | undefined {
+  try {
+    return decodeURIComponent(url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
+  } catch {
+    return undefined;
+  }
 }
