@@ -72,6 +72,9 @@ describeInBrowser('the backtest lab in Chromium', () => {
       expect(await page.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
       expect(await page.locator('section.results').getAttribute('aria-busy')).toBe('true');
       expect(await page.locator('.run-progress__text').innerText()).toMatch(/^Running backtest… \d+\.\d s$/);
+      // The clock ticks while the request is held; the progress bar's value is in whole seconds, not ten a second.
+      await expect.poll(() => page.locator('.run-progress__text').innerText()).not.toBe('Running backtest… 0.0 s');
+      expect(await progress.getAttribute('aria-valuetext')).toMatch(/^\d+ s elapsed$/);
       await shot('running');
       await held.release();
 
@@ -309,6 +312,48 @@ describeInBrowser('the backtest lab in Chromium', () => {
       await page.keyboard.press('Enter');
       expect(((await again).postDataJSON() as { initial_capital: number }).initial_capital).toBe(25000);
       await page.locator('.metric-card', { has: page.getByText('Final capital', { exact: true }) }).getByText('from $25,000.00', { exact: false }).waitFor();
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('shows thousands of trades a hundred at a time, sorting all of them, with "show more" usable by keyboard', async () => {
+    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      await page.goto(`${server.origin}/`);
+      const template = page.getByLabel('Strategy template');
+      await expect.poll(() => template.inputValue()).toBe('sma_crossover');
+      await template.selectOption('bollinger_reversion');
+      await page.getByLabel('Period', { exact: true }).fill('2');
+      await page.getByLabel('Std dev').fill('0.5');
+      const answer = page.waitForResponse('**/api/backtest');
+      await page.getByRole('button', { name: 'Run backtest' }).click();
+      const trades = ((await (await answer).json()) as { trades: { pnl: number | null }[] }).trades;
+      expect(trades.length).toBeGreaterThan(1000);
+
+      const rows = page.locator('.trades-table tbody tr');
+      await expect.poll(() => rows.count()).toBe(100);
+      const caption = page.locator('.trades-table caption');
+      expect(await caption.innerText()).toContain(`first 100 shown`);
+
+      // The sort covers every trade, not only the page on screen: the lowest P&L of all comes first.
+      await page.locator('.trades-table th', { hasText: 'P&L' }).getByRole('button').click();
+      const lowest = Math.min(...trades.flatMap((trade) => (trade.pnl === null ? [] : [trade.pnl])));
+      expect(money((await tradesColumn(page, 6))[0]!)).toBeCloseTo(lowest, 2);
+
+      const more = page.getByRole('button', { name: 'Show 100 more trades' });
+      await more.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => rows.count()).toBe(200);
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Show 100 more trades');
+      // Through to the last page: the button goes, and focus lands on the table rather than the page's body.
+      for (let shown = 200; shown < trades.length; shown += 100) await page.keyboard.press('Enter');
+      await expect.poll(() => rows.count()).toBe(trades.length);
+      expect(await page.getByRole('button', { name: /more trades/ }).count()).toBe(0);
+      expect(await page.evaluate("document.activeElement.getAttribute('role')")).toBe('region');
+      expect(await caption.innerText()).not.toContain('shown');
       expect(browser.errors).toEqual([]);
     } finally {
       await browser.close();

@@ -61,7 +61,7 @@ export function ComparePage() {
           <button type="submit" disabled={run.running || !templates}>
             {run.running ? 'Comparing…' : 'Compare'}
           </button>
-          {run.running && <RunProgress label="Running comparison" elapsedMs={run.elapsedMs} />}
+          {run.running && <RunProgress label="Running comparison" />}
         </div>
       </form>
       <section class="results" aria-labelledby="compare-results-heading" aria-busy={run.running}>

@@ -83,7 +83,7 @@ export function LabPage() {
           <button type="submit" disabled={run.running || !template}>
             {run.running ? 'Running…' : 'Run backtest'}
           </button>
-          {run.running && <RunProgress label="Running backtest" elapsedMs={run.elapsedMs} />}
+          {run.running && <RunProgress label="Running backtest" />}
         </div>
       </form>
       <section class="results" aria-labelledby="lab-results-heading" aria-busy={run.running}>
