@@ -24,7 +24,7 @@ export function lazyPage(load: () => Promise<FunctionComponent>): FunctionCompon
     }, [Page]);
     if (Page) return <Page />;
     return (
-      <section class="page" aria-busy="true">
+      <section class="page" aria-busy={!failed}>
         <p class="muted" role="status">
           {failed ? 'This page could not be loaded. Check your connection and reload.' : 'Loading…'}
         </p>
