@@ -20,7 +20,8 @@ const RENEW_AFTER_MS = 50_000;
  */
 export function useConditionalSignIn(
   active: boolean,
-  onAssertion: (assertion: AuthenticationResponseJSON) => Promise<void>,
+  /** Resolves true when the person is signed in; false starts the autofill request again. */
+  onAssertion: (assertion: AuthenticationResponseJSON) => Promise<boolean>,
   fetchOptions: () => Promise<PublicKeyCredentialRequestOptionsJSON>,
 ) {
   const [supported, setSupported] = useState(false);
@@ -47,8 +48,7 @@ export function useConditionalSignIn(
       const assertion = await startAuthentication({ optionsJSON: options, useBrowserAutofill: true });
       if (!current()) return;
       clearTimeout(state.timer);
-      await handler.current(assertion);
-      void start();
+      if (!(await handler.current(assertion))) void start();
     } catch {
       // Aborted (renewed, or the button's modal request took over) or unavailable: the button remains.
     }

@@ -52,9 +52,12 @@ function signals(): SignallingPublicKeyCredential {
   return (typeof PublicKeyCredential === 'undefined' ? {} : PublicKeyCredential) as SignallingPublicKeyCredential;
 }
 
-/** Tells the browser that the server does not know this passkey, so its manager can stop offering it. */
-export function signalUnknownCredential(credentialId: string): void {
-  signals().signalUnknownCredential?.({ rpId: RP_ID, credentialId })?.catch(() => undefined);
+/**
+ * Tells the browser that the server does not know this passkey, so its manager can stop offering it.
+ * Resolves when the browser has taken the signal (or at once where signals are not supported).
+ */
+export async function signalUnknownCredential(credentialId: string): Promise<void> {
+  await signals().signalUnknownCredential?.({ rpId: RP_ID, credentialId })?.catch(() => undefined);
 }
 
 /** Tells the browser the complete list of this account's passkeys; others it holds for the account may go. */

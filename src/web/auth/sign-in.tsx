@@ -33,14 +33,17 @@ export function SignInPage() {
   const modalOptions = useFreshOptions(signedOut ? fetchLoginOptions : undefined);
 
   const finish = useCallback(
-    async (assertion: AuthenticationResponseJSON) => {
+    async (assertion: AuthenticationResponseJSON): Promise<boolean> => {
       try {
         await api.post('/api/auth/login/verify', assertion);
         await reload();
         navigate(next);
+        return true;
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'unknown_credential') signalUnknownCredential(assertion.id);
         setProblem(explainSignInError(error));
+        // Before any new request: the browser should no longer offer this passkey.
+        if (error instanceof ApiError && error.code === 'unknown_credential') await signalUnknownCredential(assertion.id);
+        return false;
       }
     },
     [next, reload],
@@ -51,17 +54,18 @@ export function SignInPage() {
     event.preventDefault();
     setProblem(undefined);
     setBusy(true);
+    let signedIn = false;
     try {
       const prefetched = modalOptions.take();
       autofill.pause();
       // With the options at hand nothing is awaited before the WebAuthn call, so Safari keeps the click's gesture.
       const assertion = await startAuthentication({ optionsJSON: prefetched ?? (await modalOptions.fetchNow()) });
-      await finish(assertion);
+      signedIn = await finish(assertion);
     } catch (error) {
       setProblem(ceremonyWasCancelled(error) ? 'The passkey prompt was closed or timed out. Press the button to try again.' : explainSignInError(error));
     } finally {
       setBusy(false);
-      autofill.restart();
+      if (!signedIn) autofill.restart();
     }
   };
 
