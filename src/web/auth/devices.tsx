@@ -88,7 +88,10 @@ function PasskeyList(props: { session: SessionView }) {
     setMessage({ kind: 'success', text: `${gone ? passkeyName(gone) : 'The passkey'} was deleted. It can no longer sign in.` });
   };
 
-  const renamed = (updated: PasskeyView) => setPasskeys((list) => list?.map((passkey) => (passkey.id === updated.id ? updated : passkey)));
+  const renamed = (updated: PasskeyView) => {
+    setMessage(undefined);
+    setPasskeys((list) => list?.map((passkey) => (passkey.id === updated.id ? updated : passkey)));
+  };
   const only = passkeys?.length === 1;
 
   return (

@@ -95,10 +95,14 @@ function CompleteRecovery(props: { token: string }) {
   // The options check the link without using it, so the page can say at once when it is dead.
   const fresh = useFreshOptions(
     state === 'done' || linkDead ? undefined : () => api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/recovery/complete', { token: props.token }),
-    (error) => {
-      if (!isDeadLink(error)) return;
-      setLinkDead(true);
-      setProblem(explainLinkProblem(error, 'recover'));
+    {
+      onError: (error) => {
+        if (!isDeadLink(error)) return;
+        setLinkDead(true);
+        setProblem(explainLinkProblem(error, 'recover'));
+      },
+      // Once used, the link is spent: fetching again would only be refused.
+      refillAfterUse: false,
     },
   );
 

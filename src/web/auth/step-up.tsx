@@ -28,14 +28,15 @@ async function refreshSession(assertion?: unknown): Promise<Refreshed> {
  * leaves the session as it is (it still works until it expires).
  */
 export function StepUpKeeper(props: { onSignedOut: () => void }) {
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<{ options: PublicKeyCredentialRequestOptionsJSON; at: number } | undefined>(undefined);
   const lastRefresh = useRef(0);
   const { onSignedOut } = props;
 
   const refresh = useCallback(async () => {
     lastRefresh.current = Date.now();
     try {
-      if ((await refreshSession()).kind === 'step_up') setAsking(true);
+      const answer = await refreshSession();
+      if (answer.kind === 'step_up') setAsking({ options: answer.options, at: Date.now() });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) onSignedOut();
       // Otherwise (offline, rate limited) the next round tries again.
@@ -57,18 +58,26 @@ export function StepUpKeeper(props: { onSignedOut: () => void }) {
     };
   }, [refresh]);
 
-  return asking ? <StepUpDialog onClose={() => setAsking(false)} onSignedOut={onSignedOut} /> : null;
+  return asking ? <StepUpDialog initial={asking} onClose={() => setAsking(undefined)} onSignedOut={onSignedOut} /> : null;
 }
 
-function StepUpDialog(props: { onClose: () => void; onSignedOut: () => void }) {
+function StepUpDialog(props: {
+  initial: { options: PublicKeyCredentialRequestOptionsJSON; at: number };
+  onClose: () => void;
+  onSignedOut: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const fresh = useFreshOptions(async () => {
-    const answer = await refreshSession();
-    if (answer.kind === 'rolled') throw new Error('No step-up is due any more.');
-    return answer.options;
-  });
+  const fresh = useFreshOptions(
+    async () => {
+      const answer = await refreshSession();
+      if (answer.kind === 'rolled') throw new Error('No step-up is due any more.');
+      return answer.options;
+    },
+    // Fetching the next options would be one more 403 (and one more stored challenge) per confirmation.
+    { initial: props.initial, refillAfterUse: false },
+  );
 
   useEffect(() => {
     const element = dialog.current;
