@@ -49,6 +49,12 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     // Sign up: email and display name, then the passkey prompt (device A), then "check your inbox".
     await page.goto(`${server.origin}/sign-up`);
     await heading(page, 'Create an account');
+    await page.getByLabel('Email address').fill('ann@');
+    await page.getByRole('button', { name: 'Create account with a passkey' }).click();
+    await page.getByText('Enter a valid email address').waitFor();
+    expect(await page.getByLabel('Email address').getAttribute('aria-invalid')).toBe('true');
+    await shot('sign-up-invalid-email');
+    expect(await db().selectFrom('users').select('id').execute()).toEqual([]);
     await page.getByLabel('Email address').fill(EMAIL);
     await page.getByLabel('Display name (optional)').fill('Ann');
     await shot('sign-up-form');

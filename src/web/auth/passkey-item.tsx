@@ -50,7 +50,8 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
       props.onRenamed(await api.patch<PasskeyView>(path, { label: label.trim() }));
       setMode('view');
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400) setLabelError(error.message);
+      if (error instanceof ApiError && error.field === 'label') setLabelError('Use a name of 1 to 64 characters.');
+      else if (error instanceof ApiError && error.status === 404) setLabelError('This passkey is gone (deleted on another device?). Reload the page.');
       else setLabelError(explainPasskeyError(error));
     } finally {
       setBusy(false);

@@ -35,7 +35,7 @@ function AskForLink() {
       await api.post('/api/auth/recovery/start', { email: email.trim() });
       setSentTo(email.trim());
     } catch (problem) {
-      setError(problem instanceof ApiError && problem.field === 'email' ? problem.message : explainPasskeyError(problem));
+      setError(problem instanceof ApiError && problem.field === 'email' ? 'Enter the email address of your account (at most 254 characters).' : explainPasskeyError(problem));
     } finally {
       setBusy(false);
     }

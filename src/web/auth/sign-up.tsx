@@ -9,6 +9,12 @@ import { rememberRegisteredEmail } from './sign-up-state';
 
 type FieldErrors = Partial<Record<'email' | 'display_name', string>>;
 
+/** The API names the field; these say what to fix (its own message is written for developers). */
+const FIELD_PROBLEMS = {
+  email: 'Enter a valid email address, such as ann@example.com (at most 254 characters).',
+  display_name: 'Use at most 64 characters for the display name.',
+} as const;
+
 /** Create an account: email and display name, then a passkey on this device, then the mail to confirm. */
 export function SignUpPage() {
   const heading = useFocusOn<HTMLHeadingElement>('sign-up');
@@ -23,6 +29,7 @@ export function SignUpPage() {
     setProblem(undefined);
     setFieldErrors({});
     if (!email.trim()) return setFieldErrors({ email: 'Enter your email address: we send a link to confirm it.' });
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) return setFieldErrors({ email: FIELD_PROBLEMS.email });
     setBusy(true);
     try {
       const options = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/register/options', {
@@ -35,7 +42,7 @@ export function SignUpPage() {
       navigate('/check-inbox');
     } catch (error) {
       if (error instanceof ApiError && (error.field === 'email' || error.field === 'display_name')) {
-        setFieldErrors({ [error.field]: error.message });
+        setFieldErrors({ [error.field]: FIELD_PROBLEMS[error.field] });
       } else if (error instanceof ApiError && error.code === 'registration_closed') {
         setProblem('Sign-up is open to invited addresses only for now. Ask the operator to invite yours, or try again later.');
       } else if (error instanceof ApiError && error.code === 'registration_failed') {
