@@ -227,6 +227,7 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     expect(warning).toContain('trading is paused for 72 hours');
     expect(await passkeyIds()).toEqual([base64url(deviceB!.credentialId)]);
     await shot('recovery-warning');
+    const savedB = await device.credentials();
     await page.getByRole('button', { name: 'Make a new passkey and revoke the old ones' }).click();
     await heading(page, 'Your account is recovered');
     const done = await page.locator('main').innerText();
@@ -242,14 +243,26 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     expect(newPasskey).not.toBe(base64url(deviceB!.credentialId));
     expect(await db().selectFrom('audit_entries').select('id').where('action', '=', 'user.credentials_reset').execute()).toHaveLength(1);
     await server.mailTo(EMAIL, /passkeys were reset/);
-    const onB = (await device.credentials()).map((credential) => base64url(credential.credentialId));
-    expect(onB).toContain(newPasskey);
+    // Device B now holds the new passkey only (Chromium's authenticator replaced the old one of the same account).
+    expect((await device.credentials()).map((credential) => base64url(credential.credentialId))).toEqual([newPasskey]);
+
+    // A security key still holding B's old passkey: the passkeys page tells the browser the full list
+    // (signalAllAcceptedCredentials on each load), and Chromium removes the old passkey from the key.
+    const oldKey = await VirtualAuthenticator.attach(page, savedB, { transport: 'usb' });
+    await page.getByRole('link', { name: 'See your passkeys' }).click();
+    await heading(page, 'Your passkeys');
+    await oldKey.waitForDeleted(deviceB!.credentialId);
+    expect(await oldKey.detach()).toEqual([]);
+    await shot('devices-after-recovery');
 
     // Passkey autofill on its own: signed out with device B at hand, Chromium answers the autofill request.
+    const signInsBefore = verifications();
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(verifications).toBe(signInsBefore + 1);
     await page.waitForURL(`${server.origin}/devices`);
     await page.getByRole('listitem', { name: 'Unnamed passkey' }).getByText('This device', { exact: true }).waitFor();
     expect((await webAuthnCalls(page)).at(-1)).toEqual({ kind: 'get', mediation: 'conditional', state: 'resolved' });
+    expect(await db().selectFrom('sessions').select('id').where('revoked_at', 'is', null).execute()).toHaveLength(1);
     await shot('signed-in-by-autofill');
 
     // The old device A (its saved credentials, as if it had been offline all along) is refused by name.

@@ -44,12 +44,15 @@ function PasskeyList(props: { session: SessionView }) {
 
   const load = useCallback(async () => {
     try {
-      setPasskeys(await api.get<PasskeyView[]>('/api/auth/credentials'));
+      const list = await api.get<PasskeyView[]>('/api/auth/credentials');
+      setPasskeys(list);
+      // Each time, not only after a delete here: a passkey may have gone on another device or by a recovery.
+      signalAcceptedCredentials(session.user_handle, list.map((passkey) => passkey.id));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return void reload();
       setMessage({ kind: 'error', text: `Your passkeys could not be loaded. ${explainPasskeyError(error)}` });
     }
-  }, [reload]);
+  }, [reload, session.user_handle]);
 
   useEffect(() => {
     void load();
