@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VirtualAuthenticator } from './rig/authenticator.js';
@@ -15,6 +16,8 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
   let browser: BrowserSession;
 
   beforeAll(async () => {
+    // Screenshots are numbered per run: drop the previous run's, which would interleave with these.
+    rmSync('test-output/browser/accounts', { recursive: true, force: true });
     server = await startWebServer();
     browser = await launchBrowser();
   }, 120_000);
