@@ -100,6 +100,7 @@ export function authRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
           email: auth.email,
           display_name: auth.displayName,
           role: auth.role,
+          user_handle: auth.userHandle,
           expires_at: auth.expiresAt,
           step_up_due: isStepUpDue(deps, auth.lastVerifiedAt),
         };

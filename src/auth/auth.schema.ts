@@ -71,6 +71,8 @@ export const SessionView = Type.Object({
   email: Type.String(),
   display_name: Type.Union([Type.String(), Type.Null()]),
   role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
+  /** The WebAuthn user handle (base64url): what the web app names the account by in WebAuthn signals. */
+  user_handle: Type.String(),
   expires_at: Type.Union([Type.String(), Type.Null()]),
   step_up_due: Type.Boolean(),
 });

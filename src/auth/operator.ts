@@ -28,6 +28,7 @@ export async function localOperator(deps: AuthDeps): Promise<AuthContext> {
     email: user.email,
     displayName: user.display_name,
     role: user.role,
+    userHandle: user.webauthn_user_id,
     sessionId: null,
     credentialId: null,
     expiresAt: null,

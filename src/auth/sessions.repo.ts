@@ -8,6 +8,7 @@ export interface SessionWithUser extends SessionRow {
   display_name: string | null;
   role: 'user' | 'admin';
   deleted_at: string | null;
+  webauthn_user_id: string;
 }
 
 export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> {
@@ -19,7 +20,7 @@ export async function findSessionWithUser(db: DbOrTx, idHash: string): Promise<S
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
-    .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at'])
+    .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
     .where('sessions.id', '=', idHash)
     .executeTakeFirst();
 }

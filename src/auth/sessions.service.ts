@@ -13,6 +13,8 @@ export interface AuthContext {
   readonly email: string;
   readonly displayName: string | null;
   readonly role: 'user' | 'admin';
+  /** The account's WebAuthn user handle (base64url), as its passkeys hold it. */
+  readonly userHandle: string;
   /** SHA-256 of the cookie; null for the local operator of AUTH_V1=off. */
   readonly sessionId: string | null;
   readonly credentialId: string | null;
@@ -66,6 +68,7 @@ export async function resolveSession(deps: AuthDeps, cookie: string | undefined)
     email: row.email,
     displayName: row.display_name,
     role: row.role,
+    userHandle: row.webauthn_user_id,
     sessionId: row.id,
     credentialId: row.credential_id,
     expiresAt: row.expires_at,

@@ -90,9 +90,12 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
       email: 'ann@example.com',
       display_name: 'Ann',
       role: 'user',
+      user_handle: user.webauthn_user_id,
       expires_at: '2026-03-02T20:00:00.000Z',
       step_up_due: false,
     });
+    // The user handle is the one the passkey holds (base64url), so the web app can name the account in WebAuthn signals.
+    expect(Buffer.from(user.webauthn_user_id, 'base64url').length).toBe(32);
     expect((await db().selectFrom('passkey_credentials').select(['sign_count', 'last_used_at']).executeTakeFirstOrThrow())).toEqual({
       sign_count: 2,
       last_used_at: clock.now().toISOString(),
@@ -166,12 +169,21 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(stepped.statusCode).toBe(200);
     expect(stepped.json()).toEqual({ verified_at: clock.now().toISOString() });
 
+    // `?optional=1` (the web app at start-up) answers the same view with a session, and 204 without one.
+    const optional = await second.get('/api/auth/session?optional=1');
+    expect(optional.statusCode).toBe(200);
+    expect(optional.json()).toEqual((await second.get('/api/auth/session')).json());
+
     // Logout revokes the session and clears the cookie; logging out again is still 204.
     const cookieBefore = second.cookie!;
     expect((await second.post('/api/auth/logout')).statusCode).toBe(204);
     expect(second.cookie).toBeUndefined();
     second.cookie = cookieBefore;
     expect((await second.get('/api/auth/session')).statusCode).toBe(401);
+    const signedOut = await second.get('/api/auth/session?optional=1');
+    expect(signedOut.statusCode).toBe(204);
+    expect(signedOut.body).toBe('');
+    expect(signedOut.headers['cache-control']).toBe('no-store');
     expect((await second.post('/api/auth/logout')).statusCode).toBe(204);
 
     const actions = (await db().selectFrom('audit_entries').select('action').where('actor_user_id', '=', userId).execute()).map((e) => e.action);

@@ -1,14 +1,17 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
+import { StepUpKeeper } from './step-up';
 
 /** GET /api/auth/session. */
 export interface SessionView {
   user_id: string;
   email: string;
-  display_name: string;
+  display_name: string | null;
   role: 'user' | 'admin';
-  expires_at: string;
+  /** The account's WebAuthn user handle (base64url), for the browser's passkey signals. */
+  user_handle: string;
+  expires_at: string | null;
   step_up_due: boolean;
 }
 
@@ -43,10 +46,16 @@ export function SessionProvider(props: { children: ComponentChildren }) {
     await api.post('/api/auth/logout');
     setSession(null);
   }, []);
+  const expired = useCallback(() => setSession(null), []);
   useEffect(() => {
     reload().catch(() => setSession(null));
   }, [reload]);
-  return <SessionContext.Provider value={{ session, reload, signOut }}>{props.children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={{ session, reload, signOut }}>
+      {props.children}
+      {session && <StepUpKeeper key={session.user_id} onSignedOut={expired} />}
+    </SessionContext.Provider>
+  );
 }
 
 export function useSession(): SessionState {
