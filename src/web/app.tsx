@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from './api';
 import { Link, navigate, useLocation } from './router';
 import { SessionProvider, useSession } from './auth/session';
 import { SignUpPage } from './auth/sign-up';
@@ -45,6 +46,7 @@ export function App() {
 function Header() {
   const { path } = useLocation();
   const { session, signOut } = useSession();
+  const [signOutProblem, setSignOutProblem] = useState<string | undefined>(undefined);
   const current = (href: string) => (path === href ? { 'aria-current': 'page' as const } : {});
   return (
     <header class="site-header">
@@ -78,14 +80,25 @@ function Header() {
             type="button"
             class="link-button"
             onClick={async () => {
-              await signOut();
-              navigate('/sign-in');
+              setSignOutProblem(undefined);
+              try {
+                await signOut();
+                navigate('/sign-in');
+              } catch (error) {
+                // The session may still be open (offline, server down): say so rather than pretend.
+                setSignOutProblem(`You are still signed in: ${describeError(error)}`);
+              }
             }}
           >
             Sign out
           </button>
         )}
       </nav>
+      {signOutProblem && (
+        <p class="site-header__problem" role="alert">
+          {signOutProblem}
+        </p>
+      )}
     </header>
   );
 }

@@ -53,7 +53,7 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   return (
     <SessionContext.Provider value={{ session, reload, signOut }}>
       {props.children}
-      {session && <StepUpKeeper key={session.user_id} onSignedOut={expired} />}
+      {session && <StepUpKeeper key={session.user_id} session={session} onSignedOut={expired} />}
     </SessionContext.Provider>
   );
 }

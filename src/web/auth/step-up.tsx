@@ -4,8 +4,16 @@ import { api, ApiError } from '../api';
 import { Notice } from '../ui/form';
 import { useFreshOptions } from './fresh-options';
 import { ceremonyWasCancelled, explainPasskeyError } from './passkeys';
+import type { SessionView } from './session';
 
 const REFRESH_EVERY_MS = 30 * 60_000;
+const SESSION_LIFETIME_MS = 12 * 3_600_000;
+
+/** True when the session's 12-hour window was last rolled more than a refresh period ago. */
+function rolledLongAgo(expiresAt: string | null): boolean {
+  if (!expiresAt) return true;
+  return Date.parse(expiresAt) - Date.now() < SESSION_LIFETIME_MS - REFRESH_EVERY_MS;
+}
 
 type Refreshed = { kind: 'rolled' } | { kind: 'step_up'; options: PublicKeyCredentialRequestOptionsJSON };
 
@@ -27,7 +35,7 @@ async function refreshSession(assertion?: unknown): Promise<Refreshed> {
  * visible. Once a day the server wants a fresh passkey assertion; then a dialog asks for it. Declining
  * leaves the session as it is (it still works until it expires).
  */
-export function StepUpKeeper(props: { onSignedOut: () => void }) {
+export function StepUpKeeper(props: { session: SessionView; onSignedOut: () => void }) {
   const [asking, setAsking] = useState<{ options: PublicKeyCredentialRequestOptionsJSON; at: number } | undefined>(undefined);
   const lastRefresh = useRef(0);
   const { onSignedOut } = props;
@@ -43,8 +51,10 @@ export function StepUpKeeper(props: { onSignedOut: () => void }) {
     }
   }, [onSignedOut]);
 
+  // A reload or a new tab should not roll (and audit) a session that was rolled minutes ago.
+  const { expires_at: expiresAt, step_up_due: stepUpDue } = props.session;
   useEffect(() => {
-    void refresh();
+    if (stepUpDue || rolledLongAgo(expiresAt)) void refresh();
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void refresh();
     }, REFRESH_EVERY_MS);
@@ -56,7 +66,7 @@ export function StepUpKeeper(props: { onSignedOut: () => void }) {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [refresh]);
+  }, [refresh, expiresAt, stepUpDue]);
 
   return asking ? <StepUpDialog initial={asking} onClose={() => setAsking(undefined)} onSignedOut={onSignedOut} /> : null;
 }
