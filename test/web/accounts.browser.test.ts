@@ -31,9 +31,10 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
   const passkeyIds = async () => (await db().selectFrom('passkey_credentials').select('id').execute()).map((row) => row.id).sort();
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
   const passkeyItems = (page: Page) => page.getByRole('list', { name: 'Your passkeys' }).getByRole('listitem');
-  const loginVerifications = (page: Page) => {
+  /** Counts the page's requests to one API path (query string ignored). */
+  const requestsTo = (page: Page, path: string) => {
     let count = 0;
-    page.on('request', (request) => void (request.url().endsWith('/api/auth/login/verify') && (count += 1)));
+    page.on('request', (request) => void (new URL(request.url()).pathname === path && (count += 1)));
     return () => count;
   };
   /** Waits until the page's passkey-autofill request is waiting (Chromium: the device has no presence yet). */
@@ -46,7 +47,8 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     const { page } = browser;
     const shot = screenshotTaker(page, 'accounts');
     await recordWebAuthnCalls(page);
-    const verifications = loginVerifications(page);
+    const verifications = requestsTo(page, '/api/auth/login/verify');
+    const emailVerifications = requestsTo(page, '/api/auth/email/verify');
     const device = await VirtualAuthenticator.attach(page);
 
     // Sign up: email and display name, then the passkey prompt (device A), then "check your inbox".
@@ -80,9 +82,11 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     await heading(page, 'Confirm your email address');
     await page.getByRole('button', { name: 'Confirm my address' }).waitFor();
     expect((await user()).email_verified_at).toBeNull();
+    expect(emailVerifications()).toBe(0);
     await shot('verify-before-press');
     await page.getByRole('button', { name: 'Confirm my address' }).click();
     await heading(page, 'Your address is confirmed');
+    expect(emailVerifications()).toBe(1);
     expect((await user()).email_verified_at).not.toBeNull();
     await shot('verify-confirmed');
 
@@ -125,6 +129,16 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     const [deviceB] = await device.credentials();
     expect(await passkeyIds()).toEqual([base64url(deviceA!.credentialId), base64url(deviceB!.credentialId)].sort());
     await shot('devices-added');
+    // Again on the same device: the options exclude its passkey, so the browser refuses (InvalidStateError).
+    await page.getByRole('button', { name: 'Add a passkey on this device' }).click();
+    await page.getByText('This device already holds a passkey for your account').waitFor();
+    expect(await passkeyIds()).toHaveLength(2);
+    expect(await device.credentials()).toHaveLength(1);
+    expect((await webAuthnCalls(page)).filter((call) => call.kind === 'create').at(-1)).toEqual({
+      kind: 'create',
+      mediation: 'optional',
+      state: 'rejected:InvalidStateError',
+    });
 
     // Rename: an empty name is refused beside the field; then both get names.
     const itemB = page.locator('li.passkey', { hasNot: page.locator('.badge') });
@@ -138,6 +152,10 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     await nameField.fill('Laptop');
     await itemB.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('listitem', { name: 'Laptop' }).waitFor();
+    // Focus goes back to the button that opened the form, not to the top of the page.
+    await expect
+      .poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')"))
+      .toBe('Rename Laptop');
     await page.getByRole('button', { name: 'Rename Unnamed passkey' }).click();
     await page.getByLabel('New name for Unnamed passkey').fill('Phone');
     await page.getByRole('button', { name: 'Save name' }).click();
@@ -266,6 +284,8 @@ describeInBrowser('accounts in the web app (Chromium, virtual authenticators)', 
     await page.getByRole('listitem', { name: 'Unnamed passkey' }).getByText('This device', { exact: true }).waitFor();
     expect((await webAuthnCalls(page)).at(-1)).toEqual({ kind: 'get', mediation: 'conditional', state: 'resolved' });
     expect(await db().selectFrom('sessions').select('id').where('revoked_at', 'is', null).execute()).toHaveLength(1);
+    // Nothing of the session or the mail links in script-readable storage.
+    expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
     await shot('signed-in-by-autofill');
 
     // The old device A (its saved credentials, as if it had been offline all along) is refused by name.

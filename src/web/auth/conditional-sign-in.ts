@@ -27,7 +27,13 @@ export function useConditionalSignIn(
   const [supported, setSupported] = useState(false);
   const handler = useRef(onAssertion);
   handler.current = onAssertion;
-  const run = useRef<{ generation: number; stopped: boolean; timer?: ReturnType<typeof setTimeout> }>({ generation: 0, stopped: true });
+  // `stopped`: the page is gone or signed in. `paused`: a modal request owns the WebAuthn API (any new
+  // autofill request would abort it). `generation` tells a renewal under way that a newer one replaced it.
+  const run = useRef<{ generation: number; stopped: boolean; paused: boolean; timer?: ReturnType<typeof setTimeout> }>({
+    generation: 0,
+    stopped: true,
+    paused: false,
+  });
 
   useEffect(() => {
     let cancelled = false;
@@ -37,27 +43,40 @@ export function useConditionalSignIn(
 
   const start = useCallback(async () => {
     const state = run.current;
-    if (state.stopped) return;
+    if (state.stopped || state.paused) return;
     clearTimeout(state.timer);
     const generation = ++state.generation;
-    const current = () => !state.stopped && state.generation === generation;
+    const current = () => !state.stopped && !state.paused && state.generation === generation;
+    let options: PublicKeyCredentialRequestOptionsJSON;
     try {
-      const options = await fetchOptions();
-      if (!current()) return;
-      state.timer = setTimeout(() => void start(), RENEW_AFTER_MS);
-      const assertion = await startAuthentication({ optionsJSON: options, useBrowserAutofill: true });
-      if (!current()) return;
-      clearTimeout(state.timer);
-      if (!(await handler.current(assertion))) void start();
+      options = await fetchOptions();
     } catch {
-      // Aborted (renewed, or the button's modal request took over) or unavailable: the button remains.
+      // Offline or rate limited: try again later; the button still works meanwhile.
+      if (current()) state.timer = setTimeout(() => void start(), RENEW_AFTER_MS);
+      return;
     }
+    if (!current()) return;
+    state.timer = setTimeout(() => void start(), RENEW_AFTER_MS);
+    let assertion: AuthenticationResponseJSON;
+    try {
+      assertion = await startAuthentication({ optionsJSON: options, useBrowserAutofill: true });
+    } catch {
+      // Aborted (renewed, or the button's modal request took over) or refused: the button remains.
+      return;
+    }
+    // A passkey picked while a renewal was fetching still counts (its challenge is younger than 60 s).
+    if (state.stopped || state.paused) return;
+    clearTimeout(state.timer);
+    state.generation += 1; // the renewal under way, if any, gives up
+    const signedIn = await handler.current(assertion);
+    if (!signedIn) void start(); // does nothing if a modal request began meanwhile: its end restarts
   }, [fetchOptions]);
 
   useEffect(() => {
     if (!supported || !active) return undefined;
     const state = run.current;
     state.stopped = false;
+    state.paused = false;
     void start();
     return () => {
       state.stopped = true;
@@ -67,12 +86,15 @@ export function useConditionalSignIn(
     };
   }, [supported, active, start]);
 
-  /** Before a modal request: no renewal may start an autofill request that would abort it. */
+  /** Before a modal request: no renewal or restart may start an autofill request that would abort it. */
   const pause = useCallback(() => {
     clearTimeout(run.current.timer);
-    run.current.generation += 1;
+    run.current.paused = true;
   }, []);
   /** Starts the autofill request again (after the modal request replaced it). */
-  const restart = useCallback(() => void start(), [start]);
+  const restart = useCallback(() => {
+    run.current.paused = false;
+    void start();
+  }, [start]);
   return { supported, pause, restart };
 }

@@ -6,7 +6,7 @@ import { Notice } from '../ui/form';
 import { useFocusOn } from './focus';
 import { useFreshOptions } from './fresh-options';
 import { PasskeyItem, passkeyName, type PasskeyView } from './passkey-item';
-import { explainPasskeyError, signalAcceptedCredentials, signalUserDetails } from './passkeys';
+import { explainPasskeyError, signalAcceptedCredentials, signalUnknownCredential, signalUserDetails } from './passkeys';
 import { useSession, type SessionView } from './session';
 
 const fetchAddOptions = () => api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/credentials/add/options');
@@ -39,7 +39,9 @@ function PasskeyList(props: { session: SessionView }) {
   const [passkeys, setPasskeys] = useState<PasskeyView[] | undefined>(undefined);
   const [message, setMessage] = useState<Message | undefined>(undefined);
   const [adding, setAdding] = useState(false);
-  const addOptions = useFreshOptions(fetchAddOptions);
+  // Refilled after the attempt ends, not when the options are taken: options fetched during the ceremony
+  // would exclude the passkeys of before it, and a second press would add this device twice.
+  const addOptions = useFreshOptions(fetchAddOptions, { refillAfterUse: false });
   const messageRef = useFocusOn<HTMLDivElement>(message);
 
   const load = useCallback(async () => {
@@ -74,21 +76,25 @@ function PasskeyList(props: { session: SessionView }) {
       setMessage({ kind: 'error', text: explainPasskeyError(error) });
     } finally {
       setAdding(false);
+      addOptions.renew();
     }
   };
 
   const deleted = async (id: string) => {
     const gone = passkeys?.find((passkey) => passkey.id === id);
-    const remaining = (passkeys ?? []).filter((passkey) => passkey.id !== id);
-    signalAcceptedCredentials(session.user_handle, remaining.map((passkey) => passkey.id));
     if (gone?.current) {
-      // Its sessions went with it, this one included.
+      // Its sessions went with it, this one included, so the list cannot be read again. This page's list
+      // may be stale (a passkey added elsewhere since): naming the deleted passkey alone is the safe signal.
+      await signalUnknownCredential(id);
       await reload();
       navigate('/sign-in?next=/devices');
       return;
     }
-    setPasskeys(remaining);
+    setPasskeys((list) => list?.filter((passkey) => passkey.id !== id));
     setMessage({ kind: 'success', text: `${gone ? passkeyName(gone) : 'The passkey'} was deleted. It can no longer sign in.` });
+    // The server's list, not this page's (which may predate a passkey added on another device): the
+    // browser's passkey manager drops every passkey of the account that the signal leaves out.
+    await load();
   };
 
   const renamed = (updated: PasskeyView) => {

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef } from 'preact/hooks';
 const FRESH_FOR_MS = 50_000;
 
 export interface FreshOptionsSettings<T> {
-  /** Hears of a failed prefetch; no new attempt is scheduled after one (the click tries again). */
+  /** Hears of a failed prefetch; no new attempt is scheduled after one (the click, or `renew()`, tries again). */
   onError?: (error: unknown) => void;
   /** Options already at hand, and when they were fetched. */
   initial?: { options: T; at: number };
@@ -20,12 +20,16 @@ export interface FreshOptionsSettings<T> {
  *
  * `take()` hands out the fresh options once (a challenge is single use) and fetches the next ones; it
  * returns undefined when none are fresh, and the caller then awaits `fetchNow()` (losing the gesture
- * in Safari, which then asks the person to press again).
+ * in Safari, which then asks the person to press again). With `refillAfterUse: false`, call `renew()`
+ * after a ceremony that failed without using its options up, or the next press has none at hand either.
  */
 export function useFreshOptions<T>(fetchOptions: (() => Promise<T>) | undefined, settings: FreshOptionsSettings<T> = {}) {
   const { onError, initial, refillAfterUse = true } = settings;
   const held = useRef<{ options: T; at: number } | undefined>(initial);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Bumped when the page stops wanting options (it went, or has no use for them any more): a fetch
+  // still under way then keeps nothing and schedules nothing, so no timer outlives the page.
+  const epoch = useRef(0);
   const fetcher = useRef(fetchOptions);
   fetcher.current = fetchOptions;
   const reportError = useRef(onError);
@@ -36,10 +40,13 @@ export function useFreshOptions<T>(fetchOptions: (() => Promise<T>) | undefined,
     clearTimeout(timer.current);
     const fetch = fetcher.current;
     if (!fetch) return;
+    const started = epoch.current;
     try {
       const options = await fetch();
+      if (epoch.current !== started) return;
       held.current = { options, at: Date.now() };
     } catch (error) {
+      if (epoch.current !== started) return;
       // Not fatal: the click fetches again and shows the error then.
       held.current = undefined;
       reportError.current?.(error);
@@ -60,6 +67,7 @@ export function useFreshOptions<T>(fetchOptions: (() => Promise<T>) | undefined,
     };
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
+      epoch.current += 1;
       clearTimeout(timer.current);
       document.removeEventListener('visibilitychange', onVisibility);
       held.current = undefined;
@@ -80,5 +88,8 @@ export function useFreshOptions<T>(fetchOptions: (() => Promise<T>) | undefined,
     return fetch();
   }, []);
 
-  return { take, fetchNow };
+  /** Fetches options ahead of the next press (after a failed ceremony, when `refillAfterUse` is false). */
+  const renew = useCallback(() => void refill(), [refill]);
+
+  return { take, fetchNow, renew };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Notice, TextField } from '../ui/form';
 import { explainPasskeyError } from './passkeys';
@@ -35,6 +35,15 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
   const { passkey } = props;
   const name = passkeyName(passkey);
   const [mode, setMode] = useState<Mode>('view');
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const left = useRef<Mode>('view');
+  // Back to the list view: focus returns to the button that opened the form, not to the page's top.
+  useEffect(() => {
+    if (mode !== 'view') left.current = mode;
+    else if (left.current === 'rename') renameButton.current?.focus();
+    else if (left.current === 'confirm-delete') deleteButton.current?.focus();
+  }, [mode]);
   const [label, setLabel] = useState(passkey.label ?? '');
   const [busy, setBusy] = useState(false);
   const [labelError, setLabelError] = useState<string | undefined>(undefined);
@@ -134,11 +143,11 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
       {problem && <Notice kind="error">{problem}</Notice>}
       {mode === 'view' && (
         <div class="actions">
-          <button type="button" class="secondary" onClick={() => setMode('rename')} aria-label={`Rename ${name}`}>
+          <button ref={renameButton} type="button" class="secondary" onClick={() => setMode('rename')} aria-label={`Rename ${name}`}>
             Rename
           </button>
           {props.deletable && (
-            <button type="button" class="danger" onClick={() => setMode('confirm-delete')} aria-label={`Delete ${name}`}>
+            <button ref={deleteButton} type="button" class="danger" onClick={() => setMode('confirm-delete')} aria-label={`Delete ${name}`}>
               Delete
             </button>
           )}

@@ -1,4 +1,4 @@
-import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link, useLocation } from '../router';
@@ -109,19 +109,24 @@ function CompleteRecovery(props: { token: string }) {
   const recover = async () => {
     setProblem(undefined);
     setState('busy');
+    let credential: RegistrationResponseJSON;
     try {
       const prefetched = fresh.take();
       // No await before the WebAuthn call when the options are at hand: Safari keeps the click's gesture.
-      const credential = await startRegistration({ optionsJSON: prefetched ?? (await fresh.fetchNow()) });
+      credential = await startRegistration({ optionsJSON: prefetched ?? (await fresh.fetchNow()) });
       await api.post('/api/auth/recovery/complete', { token: props.token, credential });
-      const session = await reload();
-      if (session) signalAcceptedCredentials(session.user_handle, [credential.id]);
-      setState('done');
     } catch (error) {
       setState('ready');
       if (isDeadLink(error)) setLinkDead(true);
+      // The link is not used yet: options at hand again, so the next press keeps Safari's gesture.
+      else fresh.renew();
       setProblem(ceremonyWasCancelled(error) ? 'The passkey prompt was closed, so nothing was changed. Press the button to try again.' : explainLinkProblem(error, 'recover'));
+      return;
     }
+    // Recovered (the link is spent): what follows must not turn into an error on this page.
+    const session = await reload().catch(() => null);
+    if (session) signalAcceptedCredentials(session.user_handle, [credential.id]);
+    setState('done');
   };
 
   if (state === 'done') {
