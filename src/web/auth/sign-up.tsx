@@ -1,5 +1,5 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link, navigate } from '../router';
 import { Notice, TextField } from '../ui/form';
@@ -24,18 +24,19 @@ export function SignUpPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
+  const prepared = usePreparedRegistration();
+
   const submit = async (event: Event) => {
     event.preventDefault();
     setProblem(undefined);
     setFieldErrors({});
     if (!email.trim()) return setFieldErrors({ email: 'Enter your email address: we send a link to confirm it.' });
-    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) return setFieldErrors({ email: FIELD_PROBLEMS.email });
+    if (!looksLikeEmail(email)) return setFieldErrors({ email: FIELD_PROBLEMS.email });
     setBusy(true);
     try {
-      const options = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/register/options', {
-        email: email.trim(),
-        display_name: displayName.trim(),
-      });
+      const ready = prepared.take(email, displayName);
+      // No await before the WebAuthn call when options are at hand: Safari keeps the click's gesture.
+      const options = ready ?? (await registrationOptions(email, displayName));
       const credential = await startRegistration({ optionsJSON: options });
       await api.post('/api/auth/register/verify', credential);
       rememberRegisteredEmail(email.trim());
@@ -49,6 +50,7 @@ export function SignUpPage() {
         setProblem('The account could not be created this time (another sign-up with this address was under way). Please start again.');
       } else {
         setProblem(explainPasskeyError(error));
+        prepared.prepare(email, displayName);
       }
     } finally {
       setBusy(false);
@@ -74,6 +76,7 @@ export function SignUpPage() {
           maxLength={254}
           value={email}
           onInput={(event) => setEmail(event.currentTarget.value)}
+          onBlur={() => prepared.prepare(email, displayName)}
           error={fieldErrors.email}
           hint="We send a link to confirm it. It is also how you recover your account."
         />
@@ -84,6 +87,7 @@ export function SignUpPage() {
           maxLength={64}
           value={displayName}
           onInput={(event) => setDisplayName(event.currentTarget.value)}
+          onBlur={() => prepared.prepare(email, displayName)}
           error={fieldErrors.display_name}
           hint="How we greet you. Your passkey manager shows it beside the passkey."
         />
@@ -99,4 +103,47 @@ export function SignUpPage() {
       </p>
     </section>
   );
+}
+
+/** Challenges live 60 s on the server; options older than this are fetched again. */
+const FRESH_FOR_MS = 50_000;
+
+function looksLikeEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+$/.test(email.trim());
+}
+
+function registrationOptions(email: string, displayName: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/register/options', {
+    email: email.trim(),
+    display_name: displayName.trim(),
+  });
+}
+
+/**
+ * Registration options fetched when the person leaves a field, for the address and name then typed, so
+ * that the click can call WebAuthn at once (Safari's user-gesture rule). They are used only if both
+ * fields are unchanged and the options are fresh; a failed fetch is silent (the click fetches again and
+ * shows the problem).
+ */
+function usePreparedRegistration() {
+  const held = useRef<{ key: string; at: number; options: PublicKeyCredentialCreationOptionsJSON } | undefined>(undefined);
+  const keyOf = (email: string, displayName: string) => JSON.stringify([email.trim(), displayName.trim()]);
+  return {
+    prepare(email: string, displayName: string) {
+      if (!looksLikeEmail(email)) return;
+      const key = keyOf(email, displayName);
+      if (held.current?.key === key && Date.now() - held.current.at < FRESH_FOR_MS) return;
+      const at = Date.now();
+      registrationOptions(email, displayName).then(
+        (options) => (held.current = { key, at, options }),
+        () => undefined,
+      );
+    },
+    take(email: string, displayName: string): PublicKeyCredentialCreationOptionsJSON | undefined {
+      const ready = held.current;
+      held.current = undefined;
+      const fresh = ready && ready.key === keyOf(email, displayName) && Date.now() - ready.at < FRESH_FOR_MS;
+      return fresh ? ready.options : undefined;
+    },
+  };
 }

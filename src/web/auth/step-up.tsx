@@ -7,6 +7,9 @@ import { ceremonyWasCancelled, explainPasskeyError } from './passkeys';
 import type { SessionView } from './session';
 
 const REFRESH_EVERY_MS = 30 * 60_000;
+
+/** A refresh rolled the session without asking for a passkey: the dialog has nothing left to do. */
+class NoStepUpDue extends Error {}
 const SESSION_LIFETIME_MS = 12 * 3_600_000;
 
 /** True when the session's 12-hour window was last rolled more than a refresh period ago. */
@@ -82,7 +85,7 @@ function StepUpDialog(props: {
   const fresh = useFreshOptions(
     async () => {
       const answer = await refreshSession();
-      if (answer.kind === 'rolled') throw new Error('No step-up is due any more.');
+      if (answer.kind === 'rolled') throw new NoStepUpDue();
       return answer.options;
     },
     // Fetching the next options would be one more 403 (and one more stored challenge) per confirmation.
@@ -107,7 +110,9 @@ function StepUpDialog(props: {
       else setProblem('That passkey did not confirm it is you. Try again.');
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return props.onSignedOut();
-      if (error instanceof Error && error.message === 'No step-up is due any more.') return props.onClose();
+      if (error instanceof NoStepUpDue) return props.onClose();
+      // The options were used up or refused: have the next ones at hand, so the next press keeps its gesture.
+      fresh.renew();
       setProblem(ceremonyWasCancelled(error) ? 'The passkey prompt was closed. You can try again, or choose “Not now”.' : explainPasskeyError(error));
     } finally {
       setBusy(false);
