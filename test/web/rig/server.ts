@@ -6,6 +6,8 @@ import { buildApp, type App } from '../../../src/app.js';
 import { createJobRunner, type JobRunner } from '../../../src/job-runner.js';
 import { loadDemoDataIfEmpty } from '../../../src/market/bar-store.service.js';
 import { loadConfig } from '../../../src/platform/config.js';
+import type { DialectName } from '../../../src/platform/db/database.js';
+import { createTestDatabase } from '../../helpers/dialects.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../platform/mail/smtp-test-server.js';
 import { DEFAULT_WEB_ROOT } from '../../../src/platform/http/web-app.js';
 
@@ -23,10 +25,10 @@ export interface WebServer {
 
 /**
  * The whole service as `tradelab serve` runs it, for a real browser: the built web app, SQLite in a
- * fresh data folder with the demo SPX bars, the job worker running, and mail going over SMTP to a
+ * fresh data folder (or a fresh PostgreSQL schema) with the demo SPX bars, the job worker running, and mail going over SMTP to a
  * local smtp-server.
  */
-export async function startWebServer(env: Record<string, string> = {}): Promise<WebServer> {
+export async function startWebServer(options: { dialect?: DialectName; env?: Record<string, string> } = {}): Promise<WebServer> {
   if (!existsSync(path.join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built (the global setup builds it)');
   const smtp = await startSmtpServer();
   const port = await freePort();
@@ -39,9 +41,11 @@ export async function startWebServer(env: Record<string, string> = {}): Promise<
     PUBLIC_ORIGIN: origin,
     SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
-    ...env,
+    ...options.env,
   });
-  const app = await buildApp(config);
+  // PostgreSQL: a fresh schema of the test database, dropped on close (as every database test does).
+  const database = options.dialect === 'postgres' ? await createTestDatabase('postgres') : undefined;
+  const app = await buildApp(config, database ? { database: database.handle } : {});
   await loadDemoDataIfEmpty(app.platform.db, app.platform.clock, app.log);
   const jobs: JobRunner = createJobRunner(app.platform, { pollMs: 50 });
   await app.listen({ port, host: '127.0.0.1' });
@@ -70,6 +74,7 @@ export async function startWebServer(env: Record<string, string> = {}): Promise<
     async close() {
       await jobs.stop();
       await app.close();
+      await database?.drop();
       await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
