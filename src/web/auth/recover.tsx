@@ -2,8 +2,9 @@ import { startRegistration, type PublicKeyCredentialCreationOptionsJSON, type Re
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Link, useLocation } from '../router';
-import { Notice, TextField } from '../ui/form';
+import { Notice } from '../ui/form';
 import { useFocusOn } from './focus';
+import { EmailField } from './email-field';
 import { useFreshOptions } from './fresh-options';
 import { explainLinkProblem } from './link-problems';
 import { ceremonyWasCancelled, explainPasskeyError, signalAcceptedCredentials } from './passkeys';
@@ -59,17 +60,7 @@ function AskForLink() {
         </div>
       )}
       <form onSubmit={submit} noValidate>
-        <TextField
-          label="Email address of your account"
-          type="email"
-          name="email"
-          autocomplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onInput={(event) => setEmail(event.currentTarget.value)}
-          error={error}
-        />
+        <EmailField label="Email address of your account" value={email} onValue={setEmail} error={error} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Sending…' : sentTo ? 'Send another link' : 'Send me a recovery link'}

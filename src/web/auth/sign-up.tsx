@@ -6,6 +6,7 @@ import { Notice, TextField } from '../ui/form';
 import { useFocusOn } from './focus';
 import { explainPasskeyError } from './passkeys';
 import { rememberRegisteredEmail } from './sign-up-state';
+import { EmailField } from './email-field';
 
 type FieldErrors = Partial<Record<'email' | 'display_name', string>>;
 
@@ -67,15 +68,10 @@ export function SignUpPage() {
         nothing secret is sent to us.
       </p>
       <form onSubmit={submit} noValidate>
-        <TextField
+        <EmailField
           label="Email address"
-          type="email"
-          name="email"
-          autocomplete="email"
-          required
-          maxLength={254}
           value={email}
-          onInput={(event) => setEmail(event.currentTarget.value)}
+          onValue={setEmail}
           onBlur={() => prepared.prepare(email, displayName)}
           error={fieldErrors.email}
           hint="We send a link to confirm it. It is also how you recover your account."
