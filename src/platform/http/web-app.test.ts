@@ -53,6 +53,16 @@ describe('the web-app host', () => {
     }
   });
 
+  it('answers a revalidation of index.html with 304 while it is unchanged', async () => {
+    const first = await app.inject({ url: '/devices' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await app.inject({ url: '/sign-in', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect((await app.inject({ url: '/sign-in', headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+  });
+
   it('serves hashed assets as immutable and other files as revalidated', async () => {
     const asset = await app.inject({ url: '/assets/app-1a2b.js' });
     expect(asset.statusCode).toBe(200);
