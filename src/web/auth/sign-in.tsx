@@ -6,17 +6,12 @@ import { Link, navigate, useLocation } from '../router';
 import { Notice, TextField } from '../ui/form';
 import { useConditionalSignIn } from './conditional-sign-in';
 import { useFocusOn } from './focus';
+import { pathAfterSignIn } from './next-path';
 import { useFreshOptions } from './fresh-options';
 import { ceremonyWasCancelled, explainPasskeyError, signalUnknownCredential } from './passkeys';
 import { useSession } from './session';
 
 const fetchLoginOptions = () => api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/login/options');
-
-/** Where to go after signing in: the `next` path if it is one of ours, else the passkeys page. */
-function destination(next: string | null): string {
-  if (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in')) return next;
-  return '/devices';
-}
 
 /**
  * Usernameless sign-in: one button for the passkey prompt, and passkey autofill on the email field where
@@ -25,7 +20,7 @@ function destination(next: string | null): string {
  */
 export function SignInPage() {
   const { session, reload } = useSession();
-  const next = destination(useLocation().query.get('next'));
+  const next = pathAfterSignIn(useLocation().query.get('next'), location.origin);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ComponentChildren>(undefined);
   const heading = useFocusOn<HTMLHeadingElement>('sign-in');
