@@ -123,6 +123,29 @@ describePostgres('two app instances on one PostgreSQL', () => {
     expect(credentials).toHaveLength(1);
   });
 
+  it('a passkey added on A while a recovery completes on B never outlives the recovery (10 rounds)', async () => {
+    const db = database.handle.db;
+    for (let round = 0; round < 10; round += 1) {
+      const onA = new AuthClient(a);
+      const account = await signedInAccount(onA, db);
+      const addOptions = (await onA.post('credentials/add/options')).json();
+      const onB = new AuthClient(b);
+      expect((await onB.post('recovery/start', { email: account.email })).statusCode).toBe(202);
+      const token = await lastMailedToken(db, account.email);
+      const recoveryOptions = (await onB.post('recovery/complete', { token })).json();
+      const recoveryKey = newAuthenticator().createCredential(recoveryOptions);
+      const [added, recovered] = await Promise.all([
+        onA.post('credentials/add/verify', newAuthenticator().createCredential(addOptions)),
+        onB.post('recovery/complete', { token, credential: recoveryKey }),
+      ]);
+      expect(recovered.statusCode, recovered.body).toBe(200);
+      // Either the device came first and the recovery removed it, or the recovery came first and ended A's session.
+      expect([201, 401], added.body).toContain(added.statusCode);
+      const left = await db.selectFrom('passkey_credentials').select('id').where('user_id', '=', account.userId).execute();
+      expect(left.map((row) => row.id)).toEqual([recoveryKey.id]);
+    }
+  });
+
   it('rate-limit counters are shared: 20 sign-in options a minute per network across both instances', async () => {
     const onA = new AuthClient(a);
     const onB = onA.on(b);
