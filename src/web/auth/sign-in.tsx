@@ -22,6 +22,8 @@ export function SignInPage() {
   const { session, reload } = useSession();
   const next = pathAfterSignIn(useLocation().query.get('next'), location.origin);
   const [busy, setBusy] = useState(false);
+  // The passkey was given (by the button or autofill) and the server is checking it.
+  const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<ComponentChildren>(undefined);
   const heading = useFocusOn<HTMLHeadingElement>('sign-in');
   const signedOut = session === null;
@@ -29,12 +31,14 @@ export function SignInPage() {
 
   const finish = useCallback(
     async (assertion: AuthenticationResponseJSON): Promise<boolean> => {
+      setChecking(true);
       try {
         await api.post('/api/auth/login/verify', assertion);
         await reload();
         navigate(next);
         return true;
       } catch (error) {
+        setChecking(false);
         setProblem(explainSignInError(error));
         // Before any new request: the browser should no longer offer this passkey.
         if (error instanceof ApiError && error.code === 'unknown_credential') await signalUnknownCredential(assertion.id);
@@ -94,8 +98,9 @@ export function SignInPage() {
           />
         )}
         {problem && <Notice kind="error">{problem}</Notice>}
+        {checking && <Notice kind="info">Signing you in…</Notice>}
         <div class="actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || checking}>
             {busy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
           </button>
         </div>
