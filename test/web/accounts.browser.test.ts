@@ -61,6 +61,8 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Create account with a passkey' }).click();
       await page.getByText('Enter a valid email address').waitFor();
       expect(await page.getByLabel('Email address').getAttribute('aria-invalid')).toBe('true');
+      // Focus goes to the refused field, so a screen reader reads its error with it.
+      expect(await page.evaluate('document.activeElement.name')).toBe('email');
       await shot('sign-up-invalid-email');
       expect(await db().selectFrom('users').select('id').execute()).toEqual([]);
       await page.getByLabel('Email address').fill(EMAIL);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
 import { Notice, TextField } from '../ui/form';
 import { explainPasskeyError } from './passkeys';
@@ -47,6 +48,8 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
   const [label, setLabel] = useState(passkey.label ?? '');
   const [busy, setBusy] = useState(false);
   const [labelError, setLabelError] = useState<string | undefined>(undefined);
+  const renameForm = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(renameForm, labelError);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const path = `/api/auth/credentials/${encodeURIComponent(passkey.id)}`;
 
@@ -104,7 +107,7 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
         </dd>
       </dl>
       {mode === 'rename' && (
-        <form class="passkey__rename" onSubmit={rename} noValidate>
+        <form ref={renameForm} class="passkey__rename" onSubmit={rename} noValidate>
           <TextField
             label={`New name for ${name}`}
             value={label}

@@ -1,5 +1,6 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON } from '@simplewebauthn/browser';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
 import { Link, useLocation } from '../router';
 import { Notice } from '../ui/form';
@@ -23,6 +24,8 @@ function AskForLink() {
   const heading = useFocusOn<HTMLHeadingElement>('ask');
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, error);
   const [sentTo, setSentTo] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const sentRef = useFocusOn<HTMLDivElement>(sentTo);
@@ -59,7 +62,7 @@ function AskForLink() {
           </Notice>
         </div>
       )}
-      <form onSubmit={submit} noValidate>
+      <form ref={form} onSubmit={submit} noValidate>
         <EmailField label="Email address of your account" value={email} onValue={setEmail} error={error} />
         <div class="actions">
           <button type="submit" disabled={busy}>

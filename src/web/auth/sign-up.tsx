@@ -1,5 +1,6 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useRef, useState } from 'preact/hooks';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
 import { Link, navigate } from '../router';
 import { Notice, TextField } from '../ui/form';
@@ -23,6 +24,8 @@ export function SignUpPage() {
   const [displayName, setDisplayName] = useState('');
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, fieldErrors);
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
   const prepared = usePreparedRegistration();
@@ -67,7 +70,7 @@ export function SignUpPage() {
         tradelab uses passkeys instead of passwords: your phone or computer unlocks with your fingerprint, face or screen lock, and
         nothing secret is sent to us.
       </p>
-      <form onSubmit={submit} noValidate>
+      <form ref={form} onSubmit={submit} noValidate>
         <EmailField
           label="Email address"
           value={email}

@@ -8,7 +8,7 @@ import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInp
 import { RunProgress } from './run-progress';
 import { TemplateChecklist } from './template-checklist';
 import type { ComparisonResult } from './types';
-import { useFocusFirstError } from './use-focus-first-error';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { useRun } from './use-run';
 import { useTemplates } from './use-templates';
 
@@ -19,7 +19,7 @@ export function ComparePage() {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const run = useRun<ComparisonResult>();
   const form = useRef<HTMLFormElement>(null);
-  useFocusFirstError(form, run.errors);
+  useFocusFirstInvalid(form, run.errors);
 
   useEffect(() => {
     if (templates) setChosen(new Set(templates.map((template) => template.id)));

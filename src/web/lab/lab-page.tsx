@@ -10,7 +10,7 @@ import { RunProgress } from './run-progress';
 import { TemplateFields } from './template-fields';
 import { checkParameters, defaultParameterInputs, parameterRequest, type ParameterInputs } from './template-parameters';
 import type { BacktestResult, StrategyTemplate } from './types';
-import { useFocusFirstError } from './use-focus-first-error';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { useRun } from './use-run';
 import { useTemplates } from './use-templates';
 
@@ -22,7 +22,7 @@ export function LabPage() {
   const [parameters, setParameters] = useState<ParameterInputs>({});
   const run = useRun<BacktestResult>();
   const form = useRef<HTMLFormElement>(null);
-  useFocusFirstError(form, run.errors);
+  useFocusFirstInvalid(form, run.errors);
 
   // The default is the first template with parameters to play with (SMA crossover), else the first.
   useEffect(() => {

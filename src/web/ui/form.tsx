@@ -25,7 +25,7 @@ export function Field(props: {
         </p>
       )}
       {props.error && (
-        <p class="field__error" id={errorId} role="alert">
+        <p class="field__error" id={errorId}>
           {props.error}
         </p>
       )}
