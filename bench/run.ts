@@ -27,7 +27,7 @@ const SPX_SMA = { symbol: 'SPX', strategy: 'sma_crossover', start_date: '2000-01
 const SUBJECTS: readonly Subject[] = [
   { name: 'healthz', path: '/healthz', description: 'process alive, no I/O' },
   { name: 'readyz', path: '/readyz', description: 'one database round trip (select 1)' },
-  { name: 'web app page', path: '/devices', description: 'a page path answered with index.html (history fallback, static file)' },
+  { name: 'web app page', path: '/devices', description: 'a page path answered with index.html (history fallback, from memory)' },
   { name: 'symbols?q=s', path: '/api/symbols?q=s', description: 'symbol search: a page and its total (two queries)' },
   {
     name: 'backtest SPX sma',
@@ -99,7 +99,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `http-${report.at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  // A partial run (BENCH_ONLY) keeps its own file and leaves the last full run as latest.json.
+  if (!only) fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.table(results.map(({ description: _d, seconds: _s, connections: _c, ...row }) => row));
   console.log(`written to ${path.relative(process.cwd(), file)}`);
 }

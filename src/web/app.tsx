@@ -107,8 +107,13 @@ function Main() {
   const { path } = useLocation();
   const route = ROUTES[path];
   const main = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
   useEffect(() => {
     document.title = route ? `${route.title} · tradelab` : 'Page not found · tradelab';
+    // After an in-app navigation, focus starts at the new page (as after a page load), unless the page
+    // put it somewhere itself (the account pages focus their heading).
+    if (firstRender.current) firstRender.current = false;
+    else if (!main.current?.contains(document.activeElement)) main.current?.focus();
   }, [route]);
   const Page = route?.page ?? NotFound;
   return (

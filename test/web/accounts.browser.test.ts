@@ -297,6 +297,10 @@ for (const dialect of DIALECTS) {
       expect(await db().selectFrom('sessions').select('id').where('revoked_at', 'is', null).execute()).toHaveLength(1);
       // Nothing of the session or the mail links in script-readable storage.
       expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+      // The session is a cookie scripts cannot read, and that other sites' requests do not carry.
+      const [sessionCookie] = (await browser.context.cookies(server.origin)).filter((cookie) => cookie.name === 'service_session');
+      expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(await page.evaluate('document.cookie')).toBe('');
       await shot('signed-in-by-autofill');
 
       // The old device A (its saved credentials, as if it had been offline all along) is refused by name.
@@ -314,6 +318,7 @@ for (const dialect of DIALECTS) {
       // signalUnknownCredential: Chromium removes the passkey from the virtual authenticator.
       await device.waitForDeleted(deviceA!.credentialId);
       expect(await device.credentials()).toEqual([]);
+      expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
       expect(browser.errors).toEqual([
         'console: Failed to load resource: the server responded with a status of 403 (Forbidden)',
         'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',

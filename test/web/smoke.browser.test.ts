@@ -32,6 +32,13 @@ describeInBrowser('the web app in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Backtest lab' }).waitFor();
     await page.goto(`${server.origin}/sign-in`);
     expect(await page.title()).toBe('Sign in · tradelab');
+    // In-app navigation moves focus to the new page: its heading where the page says so, else <main>.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compare' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Compare strategies' }).waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Create account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create an account' }).waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement.tagName')).toBe('H1');
     await page.goto(`${server.origin}/no-such-page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(browser.errors).toEqual([]);

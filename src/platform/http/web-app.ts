@@ -58,7 +58,7 @@ interface IndexPage {
 }
 
 /**
- * index.html, read once: every page path answers it, so it is served from memory (ten times the rate of
+ * index.html, read once: every page path answers it, so it is served from memory (three times the rate of
  * reading the file each time). Like the asset list, it changes with a restart after a new build.
  */
 function readIndex(webRoot: string): IndexPage | undefined {
