@@ -1,22 +1,12 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession } from './rig/chromium.js';
+import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
-
-/** What Chromium logs to the console for any fetch answered with an error status; the app logs nothing itself. */
-const failedLoad = (status: number, text: string) => `console: Failed to load resource: the server responded with a status of ${status} (${text})`;
 
 /** The text of every cell of one column of the trades table, top to bottom. */
 async function tradesColumn(page: Page, index: number): Promise<string[]> {
   return page.locator(`.trades-table tbody tr td:nth-child(${index})`).allInnerTexts();
-}
-
-/** Holds the next matching request until `release` is called, so a test can look at the page while it is in flight. */
-async function holdNext(page: Page, url: string): Promise<{ release: () => Promise<void> }> {
-  let held: (route: Route) => void;
-  const arrived = new Promise<Route>((resolve) => (held = resolve));
-  await page.route(url, (route) => held(route), { times: 1 });
-  return { release: async () => (await arrived).continue() };
 }
 
 /** A parsed money cell: "-$1,234.50" → -1234.5; the dash of a BUY's P&L → null. */
@@ -200,74 +190,6 @@ describeInBrowser('the backtest lab in Chromium', () => {
     }
   });
 
-  it('compares several templates on one chart with a legend and a row of metrics each', async () => {
-    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
-    try {
-      const { page } = browser;
-      const shot = screenshotTaker(page, 'compare');
-      await page.goto(`${server.origin}/`);
-      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
-      await page.getByRole('link', { name: 'compare strategies' }).click();
-      await page.getByRole('heading', { name: 'Compare strategies', level: 1 }).waitFor();
-      const boxes = page.getByRole('group', { name: 'Templates' }).getByRole('checkbox');
-      await expect.poll(() => boxes.count()).toBe(7);
-      for (const box of await boxes.all()) expect(await box.isChecked()).toBe(true);
-
-      // None chosen is caught before sending.
-      await page.getByRole('button', { name: 'Clear' }).click();
-      await page.getByRole('button', { name: 'Compare', exact: true }).click();
-      await page.getByText('Choose at least one template.').waitFor();
-
-      await page.getByRole('button', { name: 'Select all' }).click();
-      await page.getByLabel('Bollinger Band Reversion').uncheck();
-      await page.getByLabel('Donchian Channel Breakout').uncheck();
-      const held = await holdNext(page, '**/api/compare-strategies');
-      const sent = page.waitForRequest('**/api/compare-strategies');
-      await page.getByRole('button', { name: 'Compare', exact: true }).click();
-      await page.getByRole('progressbar', { name: 'Running comparison' }).waitFor();
-      expect(await page.getByRole('button', { name: 'Comparing…' }).isDisabled()).toBe(true);
-      await held.release();
-      expect((await sent).postDataJSON()).toEqual({
-        symbol: 'SPX',
-        start_date: '2000-01-03',
-        end_date: '2020-04-17',
-        initial_capital: 10000,
-        data_feed: 'delayed_sip',
-        strategies: ['buy_and_hold', 'sma_crossover', 'ema_crossover', 'rsi_reversion', 'macd_crossover'],
-      });
-
-      const rows = page.locator('.comparison-table tbody tr');
-      await expect.poll(() => rows.count()).toBe(5);
-      expect(await page.locator('.comparison-table tbody th').allInnerTexts()).toEqual([
-        'Buy and Hold',
-        'SMA Crossover',
-        'EMA Crossover',
-        'RSI Mean Reversion',
-        'MACD Crossover',
-      ]);
-      const chart = page.getByRole('img', { name: 'Equity curves' });
-      await chart.locator('canvas').first().waitFor();
-      expect((await chart.locator('canvas').first().boundingBox())!.width).toBeGreaterThan(100);
-      expect(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').count()).toBe(5);
-      expect(await page.locator('.legend__swatch').evaluateAll((swatches) => new Set(swatches.slice(0, 5).map((s) => (s as { style: { backgroundColor: string } }).style.backgroundColor)).size)).toBe(5);
-      await shot('compared');
-      await page.screenshot({ path: 'test-output/browser/compare/compare-desktop.png' });
-
-      // An API refusal is shown beside its field here too.
-      await page.getByLabel('Symbol').fill('ZZZZ');
-      await page.getByRole('button', { name: 'Compare', exact: true }).click();
-      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
-      expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
-      browser.errors.length = 0;
-
-      await page.getByRole('link', { name: 'backtest lab' }).click();
-      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
-      expect(browser.errors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  });
-
   it('runs the form with the keyboard alone', async () => {
     const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
     try {
@@ -395,12 +317,4 @@ describeInBrowser('the backtest lab in Chromium', () => {
 
 function metricValue(page: Page, label: string) {
   return page.locator('.metric-card', { has: page.getByText(label, { exact: true }) }).locator('.metric-card__value');
-}
-
-async function expectFieldError(page: Page, label: string, message: string): Promise<void> {
-  const control = page.getByLabel(label, { exact: true });
-  await expect.poll(() => control.getAttribute('aria-invalid')).toBe('true');
-  const describedBy = (await control.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).innerText()));
-  expect(texts).toContain(message);
 }
