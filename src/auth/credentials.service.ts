@@ -8,19 +8,8 @@ import { registrationFailed, storeCredential } from './registration.service.js';
 import { findSessionWithUser, listOpenSessionIds } from './sessions.repo.js';
 import { auditSessionsRevoked, type AuthContext } from './sessions.service.js';
 import { findUserById, lockUser } from './users.repo.js';
+import type { CredentialView } from './credential-view.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
-
-export interface CredentialView {
-  id: string;
-  label: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  transports: string[];
-  backup_eligible: boolean;
-  backup_state: boolean;
-  /** Whether this is the passkey that opened the caller's session. */
-  current: boolean;
-}
 
 function view(row: CredentialRow, auth: AuthContext): CredentialView {
   return {

@@ -2,19 +2,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
 import { Notice, TextField } from '../ui/form';
+import type { CredentialView } from '../../auth/credential-view';
 import { explainPasskeyError } from './passkeys';
 
-/** GET /api/auth/credentials, one entry. */
-export interface PasskeyView {
-  id: string;
-  label: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  transports: string[];
-  backup_eligible: boolean;
-  backup_state: boolean;
-  current: boolean;
-}
+/** GET /api/auth/credentials, one entry: the server's own type. */
+export type PasskeyView = CredentialView;
 
 export function passkeyName(passkey: PasskeyView): string {
   return passkey.label ?? 'Unnamed passkey';
