@@ -5,7 +5,7 @@ import { Notice } from '../ui/form';
 import { CompareResults } from './compare-results';
 import { MarketFields } from './market-fields';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInputs } from './market-inputs';
-import { RunProgress } from './run-progress';
+import { ResultsSection, RunActions } from './run-section';
 import { TemplateChecklist } from './template-checklist';
 import type { ComparisonResult } from './types';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
@@ -47,7 +47,7 @@ export function ComparePage() {
         </p>
       </div>
       {catalogueError && <Notice kind="error">{catalogueError}</Notice>}
-      <form ref={form} class="lab-form" noValidate onSubmit={submit}>
+      <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'compare-form-error' : undefined}>
         <div class="form-grid wide">
           <MarketFields value={market} errors={errors} onChange={setMarket} />
         </div>
@@ -56,27 +56,24 @@ export function ComparePage() {
         ) : (
           !catalogueError && <p class="muted">Loading the strategy templates…</p>
         )}
-        {run.errors.form && <Notice kind="error">{run.errors.form}</Notice>}
-        <div class="actions">
-          <button type="submit" disabled={run.running || !templates}>
-            {run.running ? 'Comparing…' : 'Compare'}
-          </button>
-          {run.running && <RunProgress label="Running comparison" />}
-        </div>
+        <RunActions
+          id="compare-form-error"
+          formError={run.errors.form}
+          running={run.running}
+          disabled={!templates}
+          idle="Compare"
+          busy="Comparing…"
+          progress="Running comparison"
+        />
       </form>
-      <section class="results" aria-labelledby="compare-results-heading" aria-busy={run.running}>
-        <h2 id="compare-results-heading">Results</h2>
-        <p class="visually-hidden" role="status">
-          {run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}
-        </p>
-        {run.result ? (
-          <div class={run.running ? 'results__body results__body--stale' : 'results__body'}>
-            <CompareResults result={run.result} />
-          </div>
-        ) : (
-          !run.running && <p class="muted">Choose templates and press “Compare”.</p>
-        )}
-      </section>
+      <ResultsSection
+        id="compare-results-heading"
+        running={run.running}
+        status={run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}
+        empty="Choose templates and press “Compare”."
+      >
+        {run.result && <CompareResults result={run.result} />}
+      </ResultsSection>
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { BacktestResults } from './backtest-results';
 import { formatPercent } from './format';
 import { MarketFields } from './market-fields';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInputs } from './market-inputs';
-import { RunProgress } from './run-progress';
+import { ResultsSection, RunActions } from './run-section';
 import { TemplateFields } from './template-fields';
 import { checkParameters, defaultParameterInputs, parameterRequest, type ParameterInputs } from './template-parameters';
 import type { BacktestResult, StrategyTemplate } from './types';
@@ -74,31 +74,24 @@ export function LabPage() {
         ) : (
           !catalogueError && <p class="muted">Loading the strategy templates…</p>
         )}
-        {run.errors.form && (
-          <div id="lab-form-error">
-            <Notice kind="error">{run.errors.form}</Notice>
-          </div>
-        )}
-        <div class="actions">
-          <button type="submit" disabled={run.running || !template}>
-            {run.running ? 'Running…' : 'Run backtest'}
-          </button>
-          {run.running && <RunProgress label="Running backtest" />}
-        </div>
+        <RunActions
+          id="lab-form-error"
+          formError={run.errors.form}
+          running={run.running}
+          disabled={!template}
+          idle="Run backtest"
+          busy="Running…"
+          progress="Running backtest"
+        />
       </form>
-      <section class="results" aria-labelledby="lab-results-heading" aria-busy={run.running}>
-        <h2 id="lab-results-heading">Results</h2>
-        <p class="visually-hidden" role="status">
-          {run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
-        </p>
-        {run.result ? (
-          <div class={run.running ? 'results__body results__body--stale' : 'results__body'}>
-            <BacktestResults result={run.result} />
-          </div>
-        ) : (
-          !run.running && <p class="muted">Choose a template and press “Run backtest”.</p>
-        )}
-      </section>
+      <ResultsSection
+        id="lab-results-heading"
+        running={run.running}
+        status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
+        empty="Choose a template and press “Run backtest”."
+      >
+        {run.result && <BacktestResults result={run.result} />}
+      </ResultsSection>
     </section>
   );
 }
