@@ -1,19 +1,12 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import type { Static } from 'typebox';
 import { api, ApiError } from '../api';
+import type { SessionView as SessionViewSchema } from '../../auth/auth.schema';
 import { StepUpKeeper } from './step-up';
 
-/** GET /api/auth/session. */
-export interface SessionView {
-  user_id: string;
-  email: string;
-  display_name: string | null;
-  role: 'user' | 'admin';
-  /** The account's WebAuthn user handle (base64url), for the browser's passkey signals. */
-  user_handle: string;
-  expires_at: string | null;
-  step_up_due: boolean;
-}
+/** GET /api/auth/session: the server's own schema, so the two cannot drift apart (a type-only import). */
+export type SessionView = Static<typeof SessionViewSchema>;
 
 interface SessionState {
   /** undefined while the first check runs; null when signed out. */
