@@ -19,6 +19,7 @@ import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
+import { strategiesRoutes } from './strategies/strategies.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -78,7 +79,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerAuth(app, platform);
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
-  await app.register(templatesRoutes());
+  await app.register(templatesRoutes(platform));
+  await app.register(strategiesRoutes(platform));
   await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
   await registerWebApp(app, deps.webRoot);
 
