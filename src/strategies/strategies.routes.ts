@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../auth/session-hooks.js';
-import { ActiveStrategyList, CreateStrategyBody, PatchStrategyBody, Strategy, StrategyIdParams } from './strategies.schema.js';
+import { ActiveStrategyList, CreateStrategyBody, PatchStrategyBody, Strategy, StrategyErrorResponse, StrategyIdParams } from './strategies.schema.js';
 import {
   createMyStrategy,
   deleteMyStrategy,
@@ -34,7 +34,7 @@ export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox 
       '/api/strategies',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Create a strategy', body: CreateStrategyBody, response: { 201: Strategy, 400: error, 401: error, 403: error } },
+        schema: { tags, security, summary: 'Create a strategy', body: CreateStrategyBody, response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error } },
       },
       async (request, reply) => reply.status(201).send(await createMyStrategy(deps, authOf(request), request.body)),
     );
@@ -58,7 +58,7 @@ export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox 
           summary: 'Change some fields of a strategy',
           params: StrategyIdParams,
           body: PatchStrategyBody,
-          response: { 200: Strategy, 400: error, 401: error, 403: error, 404: error },
+          response: { 200: Strategy, 400: StrategyErrorResponse, 401: error, 403: error, 404: error },
         },
       },
       async (request) => updateMyStrategy(deps, authOf(request), parseStrategyId(request.params.id), request.body),
