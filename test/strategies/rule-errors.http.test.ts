@@ -18,7 +18,7 @@ describeEachDialect('invalid_rule over HTTP (stand-in grammar)', (database) => {
   const db = () => database().handle.db;
   let app: App;
   let ann: LibraryUser;
-  let existing: { id: number; entry_rule: unknown };
+  let existing: { id: number };
 
   beforeAll(async () => {
     app = await buildTestApp(database().handle);
