@@ -220,6 +220,23 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
     expect(await strategyRows(db())).toEqual(before);
   });
 
+  it('with AUTH_V1=off, acts for the local operator: /api/strategies is the operator’s library (catalogue at /api/templates)', async () => {
+    const off = await buildTestApp(database().handle, { clock, env: { AUTH_V1: 'off' } });
+    try {
+      const write = (method: 'POST' | 'PATCH', url: string, payload: object) => off.inject({ method, url, headers: { origin: 'http://localhost:3000' }, payload });
+      const created = await write('POST', '/api/strategies', { name: 'Operator’s', strategy_type: 'equity_long' });
+      expect(created.statusCode).toBe(201);
+      const list = await off.inject({ url: '/api/strategies' });
+      expect(list.json()).toEqual([created.json()]);
+      expect(list.headers['x-total-count']).toBe('1');
+      expect((await off.inject({ url: '/api/templates' })).json().length).toBeGreaterThan(0);
+      // Not Ann's: the operator is a user of its own.
+      expect((await off.inject({ url: `/api/strategies/${(await ann.client.get('/api/strategies')).json()[0].id}` })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('describes the library routes in OpenAPI, GET /api/strategies as a union of library and catalogue', async () => {
     const spec = (await app.inject({ url: '/openapi.json' })).json();
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/strategies', '/api/strategies/active', '/api/strategies/{id}']));
