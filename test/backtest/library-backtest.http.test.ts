@@ -149,6 +149,26 @@ describeEachDialect('library backtest HTTP', (database) => {
     expect(refused.message).toBe(String(missing.message).replace('999999', String(ids.capped)));
   });
 
+  it('is rate-limited per user (429 rate_limited with Retry-After)', async () => {
+    const limited = await buildTestApp(database().handle, { clock, env: { LEGACY_BACKTEST_RATE_LIMIT: '2' } });
+    try {
+      const carol = new AuthClient(limited);
+      const carolId = (await signedInAccount(carol, db())).userId;
+      const own = await insertStrategy(carolId, { strategy_type: 'equity_long' });
+      for (let i = 0; i < 2; i++) expect((await run(carol, { strategy_id: own, symbols: ['AAA'] })).statusCode).toBe(200);
+      const refused = await run(carol, { strategy_id: own, symbols: ['AAA'] });
+      expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another user from the same client address is counted apart.
+      const dave = new AuthClient(limited, { address: carol.address });
+      const daveId = (await signedInAccount(dave, db())).userId;
+      const daves = await insertStrategy(daveId, { strategy_type: 'equity_long' });
+      expect((await run(dave, { strategy_id: daves, symbols: ['AAA'] })).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('options strategy types answer 422 unsupported_strategy_type', async () => {
     expectError(await run(alice, { strategy_id: ids.condor, symbols: ['AAA'] }), 422, 'unsupported_strategy_type');
     expectError(await run(alice, { strategy_id: ids.spread, symbols: ['AAA'] }), 422, 'unsupported_strategy_type');
