@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { storeBars } from '../../src/market/bar-store.service.js';
+import { ruleProblem } from '../../src/strategies/grammar/index.js';
 import type { Db } from '../../src/platform/db/database.js';
 import type { StrategiesTable } from '../../src/platform/db/schema.js';
 import { AuthClient, signedInAccount } from '../auth/refusals-kit.js';
@@ -27,6 +28,11 @@ const bars = (rows: readonly Bar[]) =>
 // Closes: 01-03 50·11 + 25·21 = 1075; 01-04 50·12 + 25·21 = 1125; 01-05 50·13 + 25·24 = 1250 (both closed at the end).
 const AAA: readonly Bar[] = [['2024-01-02', 10, 10], ['2024-01-03', 10, 11], ['2024-01-04', 11, 12], ['2024-01-05', 12, 13]];
 const BBB: readonly Bar[] = [['2024-01-02', 20, 20], ['2024-01-03', 20, 21], ['2024-01-05', 22, 24]];
+const DDD: readonly Bar[] = [
+  ['2024-01-02', 10, 10], ['2024-01-03', 10, 12], ['2024-01-04', 12, 11], ['2024-01-05', 11, 14], ['2024-01-08', 14, 9], ['2024-01-09', 9.5, 10],
+];
+/** Until the rule grammar lands, compileRule is a placeholder that accepts anything and never fires. */
+const REAL_GRAMMAR = ruleProblem('close >') !== null;
 
 describeEachDialect('library backtest HTTP', (database) => {
   let app: App;
@@ -53,6 +59,7 @@ describeEachDialect('library backtest HTTP', (database) => {
     await storeBars(db(), clock, { symbol: 'AAA', bars: bars(AAA) });
     await storeBars(db(), clock, { symbol: 'BBB', bars: bars(BBB) });
     await storeBars(db(), clock, { symbol: 'CCC', bars: bars([['2023-06-01', 5, 5]]) });
+    await storeBars(db(), clock, { symbol: 'DDD', bars: bars(DDD) });
     alice = new AuthClient(app);
     aliceId = (await signedInAccount(alice, db())).userId;
     bob = new AuthClient(app);
@@ -60,6 +67,8 @@ describeEachDialect('library backtest HTTP', (database) => {
     ids.capped = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_symbol_allowlist: 'AAA,BBB', entry_max_position_size: 500 });
     ids.open = await insertStrategy(aliceId, { strategy_type: 'custom', entry_allowed_sides: 'sell' });
     ids.allowCcc = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_symbol_allowlist: 'AAA, ccc' });
+    ids.rules = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_rule: 'close > 11', exit_rule: 'close < 10' });
+    ids.badRule = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_rule: 'close >' });
     ids.condor = await insertStrategy(aliceId, { strategy_type: 'iron_condor' });
     ids.spread = await insertStrategy(aliceId, { strategy_type: 'vertical_spread' });
   });
@@ -129,6 +138,21 @@ describeEachDialect('library backtest HTTP', (database) => {
       { symbol: 'AAA', side: 'short', entry_date: '2024-01-03', entry_price: 10, exit_date: '2024-01-05', exit_price: 13, qty: 100, pnl: -300, return: -0.3, exit_reason: 'end_of_period' },
     ]);
     expect(body.final_capital).toBe(700);
+  });
+
+  it.skipIf(!REAL_GRAMMAR)('evaluates entry_rule and exit_rule on each symbol\'s bars', async () => {
+    const body = (await run(alice, { strategy_id: ids.rules, symbols: ['DDD'], starting_capital: 1000 })).json();
+    // 01-03 close 12 > 11 → BUY open 01-04 = 12: floor(1000 / 12) = 83 (996), cash 4. 01-05 close 14: no exit.
+    // 01-08 close 9 < 10 → SELL open 01-09 = 9.5: 788.5, cash 792.5; pnl 83 × (9.5 − 12) = −207.5.
+    expect(body.trades).toEqual([
+      { symbol: 'DDD', side: 'long', entry_date: '2024-01-04', entry_price: 12, exit_date: '2024-01-09', exit_price: 9.5, qty: 83, pnl: -207.5, return: 9.5 / 12 - 1, exit_reason: 'exit_rule' },
+    ]);
+    expect(body.equity_curve).toEqual([1000, 1000, 4 + 83 * 11, 4 + 83 * 14, 4 + 83 * 9, 792.5]);
+  });
+
+  it.skipIf(!REAL_GRAMMAR)('a stored rule that does not compile answers 422 invalid_rule', async () => {
+    const refused = expectError(await run(alice, { strategy_id: ids.badRule, symbols: ['AAA'] }), 422, 'invalid_rule');
+    expect(refused.message).toMatch(/entry_rule does not compile: column \d+: /);
   });
 
   it('refuses with the flag off (404 feature_disabled), the route still in OpenAPI', async () => {
