@@ -155,7 +155,7 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
 }
 
 function strategyNotFound(id: number): NotFound {
-  return new NotFound(`No strategy ${id} in your library.`);
+  return new NotFound(`There is no strategy ${id} in your library.`);
 }
 
 async function audit(trx: DbOrTx, clock: Clock, caller: Caller, action: string, id: number, context?: Record<string, unknown>): Promise<void> {
