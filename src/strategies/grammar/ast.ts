@@ -29,11 +29,23 @@ export function start(node: Node): number {
   return current.column;
 }
 
+/** Keys already built (nodes are immutable): each subtree's key is built once, not once per ancestor. */
+const KEYS = new WeakMap<Node, string>();
+
 /**
  * A canonical text of the node (no columns, no spacing, numbers as values): two subexpressions with the same key
  * compute the same column, so the evaluator computes it once.
  */
 export function canonicalKey(node: Node): string {
+  let key = KEYS.get(node);
+  if (key === undefined) {
+    key = buildKey(node);
+    KEYS.set(node, key);
+  }
+  return key;
+}
+
+function buildKey(node: Node): string {
   switch (node.kind) {
     case 'number':
       return String(node.value);
