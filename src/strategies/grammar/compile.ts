@@ -131,31 +131,25 @@ function column(value: Value, length: number): Float64Array {
 
 /**
  * a op b, element by element. Division by zero is NaN, and so is any result that is not finite (an overflow), so
- * every number a rule computes is finite or NaN.
+ * every number a rule computes is finite or NaN. A constant operand becomes a column (simple loops, no branches).
  */
 function arithmetic(op: ArithmeticOperator, a: Value, b: Value, length: number): Value {
   if (typeof a === 'number' && typeof b === 'number') return finite(apply(op, a, b));
-  const aColumn = typeof a === 'number' ? null : a;
-  const bColumn = typeof b === 'number' ? null : b;
-  const aConstant = typeof a === 'number' ? a : 0;
-  const bConstant = typeof b === 'number' ? b : 0;
+  const x = column(a, length);
+  const y = column(b, length);
   const out = new Float64Array(length);
-  // One loop per operator (the branches on constant operands are the same on every bar, so they predict well).
   switch (op) {
     case '+':
-      for (let i = 0; i < length; i++) out[i] = (aColumn ? aColumn[i]! : aConstant) + (bColumn ? bColumn[i]! : bConstant);
+      for (let i = 0; i < length; i++) out[i] = x[i]! + y[i]!;
       break;
     case '-':
-      for (let i = 0; i < length; i++) out[i] = (aColumn ? aColumn[i]! : aConstant) - (bColumn ? bColumn[i]! : bConstant);
+      for (let i = 0; i < length; i++) out[i] = x[i]! - y[i]!;
       break;
     case '*':
-      for (let i = 0; i < length; i++) out[i] = (aColumn ? aColumn[i]! : aConstant) * (bColumn ? bColumn[i]! : bConstant);
+      for (let i = 0; i < length; i++) out[i] = x[i]! * y[i]!;
       break;
     case '/':
-      for (let i = 0; i < length; i++) {
-        const divisor = bColumn ? bColumn[i]! : bConstant;
-        out[i] = divisor === 0 ? NaN : (aColumn ? aColumn[i]! : aConstant) / divisor;
-      }
+      for (let i = 0; i < length; i++) out[i] = y[i] === 0 ? NaN : x[i]! / y[i]!;
       break;
   }
   for (let i = 0; i < length; i++) {
@@ -182,34 +176,78 @@ function finite(value: number): number {
   return Number.isFinite(value) ? value : NaN;
 }
 
+/** The same comparison with its operands swapped: c < x is x > c. */
+const MIRRORED: Readonly<Record<ComparisonOperator, ComparisonOperator>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=' };
+
 /** 1 where a op b holds; any comparison with NaN is false (0), "!=" included. */
 function compare(op: ComparisonOperator, a: Value, b: Value, length: number): Uint8Array {
+  if (typeof a === 'number' && typeof b === 'number') return new Uint8Array(length).fill(holds(op, a, b) ? 1 : 0);
+  if (typeof a === 'number') return compareToConstant(MIRRORED[op], b as Float64Array, a);
+  if (typeof b === 'number') return compareToConstant(op, a, b);
   const out = new Uint8Array(length);
-  const aColumn = typeof a === 'number' ? null : a;
-  const bColumn = typeof b === 'number' ? null : b;
-  const aConstant = typeof a === 'number' ? a : 0;
-  const bConstant = typeof b === 'number' ? b : 0;
-  const x = (i: number) => (aColumn ? aColumn[i]! : aConstant);
-  const y = (i: number) => (bColumn ? bColumn[i]! : bConstant);
   switch (op) {
     case '<':
-      for (let i = 0; i < length; i++) out[i] = x(i) < y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i]! < b[i]! ? 1 : 0;
       break;
     case '<=':
-      for (let i = 0; i < length; i++) out[i] = x(i) <= y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i]! <= b[i]! ? 1 : 0;
       break;
     case '>':
-      for (let i = 0; i < length; i++) out[i] = x(i) > y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i]! > b[i]! ? 1 : 0;
       break;
     case '>=':
-      for (let i = 0; i < length; i++) out[i] = x(i) >= y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i]! >= b[i]! ? 1 : 0;
       break;
     case '==':
-      for (let i = 0; i < length; i++) out[i] = x(i) === y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i] === b[i] ? 1 : 0;
       break;
     case '!=':
-      for (let i = 0; i < length; i++) out[i] = x(i) < y(i) || x(i) > y(i) ? 1 : 0;
+      for (let i = 0; i < length; i++) out[i] = a[i]! < b[i]! || a[i]! > b[i]! ? 1 : 0;
       break;
   }
   return out;
+}
+
+/** The common "rsi(close, 14) < 30": a column against a constant. */
+function compareToConstant(op: ComparisonOperator, a: Float64Array, c: number): Uint8Array {
+  const length = a.length;
+  const out = new Uint8Array(length);
+  switch (op) {
+    case '<':
+      for (let i = 0; i < length; i++) out[i] = a[i]! < c ? 1 : 0;
+      break;
+    case '<=':
+      for (let i = 0; i < length; i++) out[i] = a[i]! <= c ? 1 : 0;
+      break;
+    case '>':
+      for (let i = 0; i < length; i++) out[i] = a[i]! > c ? 1 : 0;
+      break;
+    case '>=':
+      for (let i = 0; i < length; i++) out[i] = a[i]! >= c ? 1 : 0;
+      break;
+    case '==':
+      for (let i = 0; i < length; i++) out[i] = a[i] === c ? 1 : 0;
+      break;
+    case '!=':
+      for (let i = 0; i < length; i++) out[i] = a[i]! < c || a[i]! > c ? 1 : 0;
+      break;
+  }
+  return out;
+}
+
+function holds(op: ComparisonOperator, a: number, b: number): boolean {
+  switch (op) {
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    case '!=':
+      return a < b || a > b;
+  }
 }
