@@ -32,6 +32,8 @@ const CASES: readonly (readonly [rule: string, expected: string, why: string])[]
   ['close > open', '0110011101', 'close − open: 0 1 1 −1 −1 1 1 1 −1 2'],
   ['close > 1e0', '0111011111', 'exponent literal'],
   ['close > .5 * 4', '0010001111', '= close > 2'],
+  ['close >= 2.', '0111011111', '"2." is 2'],
+  ['close > 20E-1', '0010001111', 'an exponent with a sign and a capital E'],
   ['1 < 2', '1111111111', 'a constant condition holds on every bar'],
   ['2 < 1', '0000000000', ''],
   // Precedence: or < and < not < comparison < additive < multiplicative < unary
