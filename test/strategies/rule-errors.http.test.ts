@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { createStrategy, libraryUser, strategyRows, type LibraryUser } from './library-kit.js';
 
-// A stand-in grammar that refuses any rule containing "smaa", so the HTTP shape of `invalid_rule` is tested
-// whatever the grammar on this branch is (rule-validation.http.test.ts runs the real one).
-vi.mock('../../src/strategies/grammar/index.js', async (original) => ({
-  ...(await original<typeof import('../../src/strategies/grammar/index.js')>()),
-  ruleProblem: (source: string) => {
-    const at = source.indexOf('smaa');
-    return at < 0 ? null : { column: at + 1, message: `column ${at + 1}: unknown function "smaa"` };
-  },
-}));
-
-describeEachDialect('invalid_rule over HTTP (stand-in grammar)', (database) => {
+describeEachDialect('invalid_rule over HTTP', (database) => {
   const db = () => database().handle.db;
   let app: App;
   let ann: LibraryUser;
@@ -37,8 +27,8 @@ describeEachDialect('invalid_rule over HTTP (stand-in grammar)', (database) => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
         error: 'invalid_rule',
-        message: 'column 9: unknown function "smaa"',
-        details: [{ field: `body.${field}`, message: 'column 9: unknown function "smaa"', column: 9 }],
+        message: 'column 9: unknown function "smaa" (did you mean "sma"?)',
+        details: [{ field: `body.${field}`, message: 'column 9: unknown function "smaa" (did you mean "sma"?)', column: 9 }],
       });
     }
     expect(await strategyRows(db())).toEqual(before);

@@ -4,15 +4,6 @@ import { buildTestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { createStrategy, libraryUser, strategyRows, type LibraryUser } from './library-kit.js';
 
-/**
- * PENDING THE GRAMMAR MERGE. This branch still has the placeholder grammar, which accepts every rule, so
- * these tests could not fail: they are skipped until `git merge main` brings the real grammar, and then
- * this flag is set to true. (The 400 shape itself is tested now, with a stand-in grammar, in
- * rule-errors.http.test.ts.) Checked passing on both dialects with the grammar of branch issue6-grammar at
- * 517c03b laid over this branch (not committed).
- */
-const REAL_GRAMMAR_MERGED = false;
-
 describeEachDialect('rule texts checked by the real grammar', (database) => {
   const db = () => database().handle.db;
   let app: App;
@@ -24,7 +15,7 @@ describeEachDialect('rule texts checked by the real grammar', (database) => {
   });
   afterAll(async () => app.close());
 
-  it.skipIf(!REAL_GRAMMAR_MERGED)('accepts the rules DESIGN shows', async () => {
+  it('accepts the rules DESIGN shows', async () => {
     const created = await createStrategy(ann, {
       name: 'Crossover',
       strategy_type: 'equity_long',
@@ -34,7 +25,7 @@ describeEachDialect('rule texts checked by the real grammar', (database) => {
     expect(created.entry_rule).toBe('crosses_above(sma(close, 10), sma(close, 30))');
   });
 
-  it.skipIf(!REAL_GRAMMAR_MERGED)('refuses an unknown function with 400 invalid_rule at column 1, on create and update', async () => {
+  it('refuses an unknown function with 400 invalid_rule at column 1, on create and update', async () => {
     const kept = await createStrategy(ann, { name: 'Kept', strategy_type: 'equity_long', exit_rule: 'close > 1' });
     const before = await strategyRows(db());
     for (const response of [
