@@ -1,7 +1,8 @@
 /**
  * Rule grammar benchmarks (pure code, one thread, no I/O):
  *   - throughput in bars/s on 1,000,000 bars of a seeded random walk: compile + evaluate of library rules, next to
- *     the built-in template signal functions that say the same thing (src/backtest/engine/rules.ts);
+ *     the built-in template signal functions that say the same thing (src/backtest/engine/rules.ts); and a whole
+ *     library backtest of one symbol (rules + replay + stats) next to the template's whole backtest;
  *   - compile time alone (µs) of typical rules and of the worst inputs the limits allow.
  * Prints tables and writes bench/results/grammar-latest.json.
  *   Run: npx tsx bench/grammar.bench.ts   or   BENCH_ONLY=grammar npx tsx bench/run.ts
@@ -14,6 +15,8 @@ import { randomWalkBars } from '../test/helpers/bar-series.js';
 import { RULES } from '../src/backtest/engine/rules.js';
 import type { BarSeries } from '../src/backtest/engine/types.js';
 import { compileRule, ruleProblem } from '../src/strategies/grammar/index.js';
+import { findTemplate, runTemplateBacktest } from '../src/backtest/engine/index.js';
+import { replayStrategy } from '../src/backtest/library/replay.js';
 
 const BARS = Number(process.env.BENCH_GRAMMAR_BARS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_GRAMMAR_RUNS ?? 11);
@@ -31,8 +34,16 @@ const SUBJECTS: readonly { name: string; run: (bars: BarSeries) => unknown }[] =
   { name: 'template: sma_crossover signals', run: (bars) => RULES.sma_crossover!(bars, { fast_period: 10, slow_period: 30 }) },
   { name: `rule: ${RSI_TREND}`, run: (bars) => compileRule(RSI_TREND).evaluate(bars) },
   { name: 'rule: macd 12/26/9 entry + exit', run: (bars) => [compileRule(MACD_ENTRY).evaluate(bars), compileRule(MACD_EXIT).evaluate(bars)] },
+  { name: 'strategy: sma 10/30 rules + library replay', run: (bars) => libraryBacktest(bars, SMA_ENTRY, SMA_EXIT) },
+  { name: 'template: sma_crossover backtest', run: (bars) => runTemplateBacktest(bars, findTemplate('sma_crossover')!, { fast_period: 10, slow_period: 30 }, 100_000) },
   { name: 'template: macd_crossover signals', run: (bars) => RULES.macd_crossover!(bars, { fast_period: 12, slow_period: 26, signal_period: 9 }) },
 ];
+
+/** What POST /api/backtest/run does for one symbol once the bars are read: compile, evaluate, replay. */
+function libraryBacktest(bars: BarSeries, entry: string, exit: string): unknown {
+  const input = { symbol: 'BENCH', bars, entry: compileRule(entry).evaluate(bars), exit: compileRule(exit).evaluate(bars) };
+  return replayStrategy([input], { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null }, 100_000);
+}
 
 const chain = (k: number) => 'sma('.repeat(k) + 'low' + ',1)'.repeat(k);
 const COMPILE_INPUTS: readonly { name: string; source: string }[] = [
