@@ -32,8 +32,9 @@ export function libraryBacktestRoutes(platform: Platform, deps: LibraryBacktestD
     app.post(
       '/api/backtest/run',
       {
-        onRequest: enabled,
-        preHandler: [app.requireSession, limited],
+        // The session before the body, as on the library's routes: a caller without one learns nothing of the fields.
+        onRequest: [enabled, app.requireSession],
+        preHandler: limited,
         schema: {
           tags: ['backtest'],
           summary: 'Backtest one of your library strategies over stored daily bars',

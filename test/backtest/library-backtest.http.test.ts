@@ -161,6 +161,8 @@ describeEachDialect('library backtest HTTP', (database) => {
 
   it('needs a session (401) and the Origin check (403)', async () => {
     expectError(await run(new AuthClient(app), { strategy_id: ids.capped }), 401, 'unauthenticated');
+    // The session is checked before the body, so a caller without one learns nothing about the fields.
+    expectError(await run(new AuthClient(app), { strategy_id: 'x', bogus: 1 }), 401, 'unauthenticated');
     expectError(await alice.post(RUN, { strategy_id: ids.capped }, { origin: 'https://evil.example' }), 403, 'origin_mismatch');
   });
 

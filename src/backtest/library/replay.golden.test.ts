@@ -228,6 +228,26 @@ const CASES: readonly GoldenCase[] = [
     },
   },
   {
+    name: 'shorts on three symbols: each open short holds its proceeds and as much again, so the third gets what is left',
+    strategy: { side: 'short', maxPositionSize: 400 }, capital: 1000,
+    symbols: ['AAA', 'BBB', 'CCC'].map((symbol) => ({ symbol, bars: [['2024-01-01', 10, 10], ['2024-01-02', 10, 10], ['2024-01-03', 10, 10]] as const })),
+    // At open[1] = 10, symbols in order. AAA: free 1000, min(400, 1000) → 40 short, cash 1400.
+    // BBB: free 1400 − 2 × 400 = 600 → 40 short, cash 1800. CCC: free 1800 − 2 × 800 = 200 → 20 short, cash 2000.
+    // Equity 2000 − 100 × 10 = 1000 throughout; all covered at the last close, 10: pnl 0.
+    trades: [
+      trade('AAA', 'short', '2024-01-02', 10, '2024-01-03', 10, 40, 0, 0, 'end_of_period'),
+      trade('BBB', 'short', '2024-01-02', 10, '2024-01-03', 10, 40, 0, 0, 'end_of_period'),
+      trade('CCC', 'short', '2024-01-02', 10, '2024-01-03', 10, 20, 0, 0, 'end_of_period'),
+    ],
+    equity: [1000, 1000, 1000],
+    drawdowns: [0, 0, 0],
+    stats: {
+      total_return: 0, annualized_return: 0, sharpe_ratio: null, sortino_ratio: null, max_drawdown: 0,
+      win_rate: 0, profit_factor: null, total_trades: 3, winning_trades: 0, losing_trades: 0,
+      avg_profit: null, avg_loss: null, avg_holding_days: 1, exposure: 2 / 3,
+    },
+  },
+  {
     name: 'position-size cap: entry_max_position_size 250 buys floor(250 / 12) = 20 shares, the rest stays cash',
     strategy: { maxPositionSize: 250 }, capital: 1000,
     symbols: [{ symbol: 'AAA', bars: [['2024-01-01', 10, 10], ['2024-01-02', 12, 13], ['2024-01-03', 13, 11]] }],

@@ -152,12 +152,14 @@ function positionReturn(strategy: ReplayStrategy, entryPrice: number, price: num
 
 /**
  * Fills an entry at this bar's open: qty = floor(min(max position size, free cash) / open), free cash being the
- * cash not held against open shorts (their sale proceeds). No trade when qty < 1.
+ * cash not held against open shorts (their sale proceeds and as much again). No trade when qty < 1.
  */
 function openPosition(book: Book, s: SymbolState, states: readonly SymbolState[], strategy: ReplayStrategy): void {
   const price = s.input.bars.open[s.next]!;
   let freeCash = book.cash;
-  if (strategy.side === 'short') for (const other of states) if (other.position) freeCash -= other.position.qty * other.position.entryPrice;
+  // A short's proceeds stay held against it, and as much again of the strategy's own cash secures it (a fully
+  // collateralized short), so N shorts cannot each use the whole capital.
+  if (strategy.side === 'short') for (const other of states) if (other.position) freeCash -= 2 * other.position.qty * other.position.entryPrice;
   const budget = Math.min(strategy.maxPositionSize ?? Infinity, freeCash);
   const qty = Math.floor(budget / price);
   if (!(qty >= 1 && Number.isFinite(qty))) return;
