@@ -140,6 +140,12 @@ export function patchBody(inputs: StrategyInputs, saved: StrategyView): Partial<
 
 type Errors = Record<string, string>;
 
+/** The server's limits (src/strategies/strategies.schema.ts, the market data's ticker pattern). */
+export const NAME_MAX = 100;
+const DESCRIPTION_MAX = 2000;
+const MAX_DTE = 3650;
+const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
+
 function checkNumber(errors: Errors, key: keyof StrategyInputs, typed: string, test: (value: number) => boolean, message: string): void {
   if (typed.trim() === '') return;
   const value = Number(typed);
@@ -153,13 +159,15 @@ function checkNumber(errors: Errors, key: keyof StrategyInputs, typed: string, t
 export function checkStrategyInputs(inputs: StrategyInputs): Errors {
   const errors: Errors = {};
   if (!inputs.name.trim()) errors.name = 'Give the strategy a name, such as “SPX trend”.';
-  const badSymbol = normaliseSymbols(inputs.entry_symbol_allowlist).find((symbol) => !/^[A-Z0-9.^/-]{1,15}$/.test(symbol));
-  if (badSymbol) errors.entry_symbol_allowlist = `“${badSymbol}” is not a ticker: use letters and digits, separated by commas.`;
+  else if (inputs.name.trim().length > NAME_MAX) errors.name = `Use at most ${NAME_MAX} characters.`;
+  if (inputs.description.length > DESCRIPTION_MAX) errors.description = `Use at most ${DESCRIPTION_MAX} characters.`;
+  const badSymbol = normaliseSymbols(inputs.entry_symbol_allowlist).find((symbol) => !TICKER.test(symbol));
+  if (badSymbol) errors.entry_symbol_allowlist = `“${badSymbol}” is not a ticker such as SPX, AAPL or BRK.B; separate tickers with commas.`;
   checkNumber(errors, 'entry_max_position_size', inputs.entry_max_position_size, (value) => value > 0, 'Enter a dollar amount above 0, or leave it empty for no limit.');
   checkNumber(errors, 'credit_min_amount', inputs.credit_min_amount, (value) => value > 0, 'Enter a dollar amount above 0, or leave it empty.');
   checkNumber(errors, 'exit_profit_target_pct', inputs.exit_profit_target_pct, (value) => value > 0 && value <= 1000, 'Enter a percentage above 0 and at most 1000.');
   checkNumber(errors, 'exit_stop_loss_pct', inputs.exit_stop_loss_pct, (value) => value !== 0 && Math.abs(value) <= 100, 'Enter the loss as a percentage from 0.01 to 100, such as 10.');
-  checkNumber(errors, 'exit_max_dte', inputs.exit_max_dte, (value) => Number.isInteger(value) && value > 0, 'Enter a whole number of days above 0.');
+  checkNumber(errors, 'exit_max_dte', inputs.exit_max_dte, (value) => Number.isInteger(value) && value > 0 && value <= MAX_DTE, `Enter a whole number of days from 1 to ${MAX_DTE}.`);
   for (const key of ['entry_rule', 'exit_rule'] as const) {
     const problem = inputs[key].trim() === '' ? null : ruleProblem(inputs[key]);
     if (problem) errors[key] = problem.message;
