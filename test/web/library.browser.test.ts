@@ -143,7 +143,9 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     // Both charts drew on canvases of a real size.
     for (const name of ['Equity curve', 'Drawdown']) {
       const chart = page.getByRole('img', { name });
-      await expect.poll(() => chart.locator('canvas').first().evaluate((canvas: HTMLCanvasElement) => canvas.width * canvas.height)).toBeGreaterThan(10_000);
+      await chart.locator('canvas').first().waitFor();
+      const box = (await chart.locator('canvas').first().boundingBox())!;
+      expect(box.width * box.height, name).toBeGreaterThan(10_000);
     }
     const bySymbol = page.getByRole('region', { name: 'By symbol' }).locator('tbody tr');
     expect(await bySymbol.count()).toBe(1);
