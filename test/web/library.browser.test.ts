@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signUpAndSignIn } from './rig/account.js';
 import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession } from './rig/chromium.js';
+import { UNLABELLED_CONTROLS } from './rig/controls.js';
 import { expectFieldError, failedLoad } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
@@ -182,16 +183,19 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     // 375 px: no page scrolls sideways, results included.
     await page.setViewportSize({ width: 375, height: 800 });
     await noSidewaysScroll(page, '/compliance at 375 px');
+    expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
     await shot('compliance-375');
     for (const path of ['/library', '/library/new', `/library/edit?id=${id}`, `/library/backtest?id=${id}`]) {
       await page.goto(`${server.origin}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
       await noSidewaysScroll(page, `${path} at 375 px`);
+      expect(await page.evaluate(UNLABELLED_CONTROLS), path).toEqual([]);
     }
     await page.getByRole('button', { name: 'Run backtest' }).click();
     await page.getByRole('img', { name: 'Drawdown' }).waitFor();
     await noSidewaysScroll(page, 'backtest results at 375 px');
+    expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
     await shot('backtest-375');
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -253,6 +257,54 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Deleted “Keyboard dip”.').waitFor();
     expect(await strategies()).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('checks an options trade: a legs editor sized by the strategy type, OCC symbols checked, the leg structure reported', async () => {
+    const { page } = browser;
+    const shot = screenshotTaker(page, 'library-options');
+    // Set up through the API with the page's own session (the browser journey above covers the form).
+    const created = await page.request.post(`${server.origin}/api/strategies`, {
+      headers: { origin: server.origin },
+      data: { name: 'SPY condor', strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPY' },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+
+    await page.goto(`${server.origin}/compliance?id=${id}`);
+    await heading(page, 'Check a trade');
+    await page.getByLabel('Leg 4 option symbol').waitFor();
+    expect(await page.getByRole('group', { name: 'Legs' }).getByRole('listitem').count()).toBe(4);
+    await page.getByLabel('Symbol', { exact: true }).pressSequentially('spy');
+    await page.getByLabel('Side', { exact: true }).selectOption('sell');
+    await page.getByLabel('Quantity').fill('1');
+    await page.getByLabel('Price ($, optional)').fill('1.25');
+    await page.getByLabel('Leg 1 option symbol').pressSequentially('spy');
+    await page.getByRole('button', { name: 'Check trade' }).click();
+    await expectFieldError(page, 'Leg 1 option symbol', 'Not an OCC option symbol: SPY261218C00450000 is the form.');
+    await page.getByLabel('Leg 1 option symbol').fill('SPY271217P00450000');
+    await page.getByLabel('Leg 2 option symbol').fill('SPY271217P00440000');
+    await page.getByRole('button', { name: 'Remove leg 4' }).click();
+    await page.getByRole('button', { name: 'Remove leg 3' }).click();
+    const checked = page.waitForRequest((request) => request.url().endsWith('/api/trading/compliance-check'));
+    await page.getByRole('button', { name: 'Check trade' }).click();
+    expect((await checked).postDataJSON()).toEqual({
+      strategy_id: id,
+      symbol: 'SPY',
+      qty: 1,
+      side: 'sell',
+      price: 1.25,
+      order_type: 'market',
+      legs: [
+        { symbol: 'SPY271217P00450000', side: 'sell' },
+        { symbol: 'SPY271217P00440000', side: 'buy' },
+      ],
+    });
+    await page.getByText('Not compliant.').waitFor();
+    const listed = await page.getByRole('list', { name: 'Violations' }).getByRole('listitem').allInnerTexts();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatch(/^Legs \(leg_structure\): /);
+    await shot('legs');
     expect(browser.errors).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { isOptionsType, strategyTypeLabel } from './strategy-inputs';
 import type { ActiveStrategy, ComplianceRequest, ComplianceResult, OrderSide, StrategyView } from './types';
 import { useRequest } from './use-request';
 
-interface TradeInputs {
+export interface TradeInputs {
   readonly strategy_id: string;
   readonly symbol: string;
   readonly side: OrderSide;
@@ -45,6 +45,7 @@ export function checkTradeInputs(inputs: TradeInputs, options: boolean): Record<
   if (inputs.qty.trim() === '' || !Number.isFinite(qty) || qty <= 0) errors.qty = 'Enter a quantity above 0.';
   const price = Number(inputs.price);
   if (inputs.price.trim() !== '' && (!Number.isFinite(price) || price <= 0)) errors.price = 'Enter a price above 0, or leave it empty.';
+  else if (inputs.price.trim() === '' && inputs.order_type === 'limit') errors.price = 'A limit order needs its limit price.';
   if (options) {
     inputs.legs.forEach((leg, index) => {
       if (leg.symbol.trim() && !OCC_SYMBOL.test(leg.symbol.trim())) errors[`legs.${index}.symbol`] = 'Not an OCC option symbol: SPY261218C00450000 is the form.';
@@ -53,7 +54,7 @@ export function checkTradeInputs(inputs: TradeInputs, options: boolean): Record<
   return errors;
 }
 
-function requestOf(inputs: TradeInputs, options: boolean): ComplianceRequest {
+export function requestOf(inputs: TradeInputs, options: boolean): ComplianceRequest {
   const legs = inputs.legs.filter((leg) => leg.symbol.trim() !== '').map((leg) => ({ symbol: leg.symbol.trim(), side: leg.side }));
   return {
     strategy_id: Number(inputs.strategy_id),
@@ -171,7 +172,11 @@ function ComplianceForm() {
             inputMode="decimal"
             min={0}
             step="any"
-            hint="Per share or contract. Without it the position size cannot be checked."
+            hint={
+              options
+                ? 'The net price per share of the whole order as quoted, a credit when selling (a contract is 100 shares).'
+                : 'Per share. Empty: the latest stored close stands in; a limit order needs one.'
+            }
             value={inputs.price}
             error={errors.price}
             onInput={(event) => set('price', event.currentTarget.value)}
