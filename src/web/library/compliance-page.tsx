@@ -6,21 +6,12 @@ import { Field, Notice, TextField } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { ComplianceOutcome } from './compliance-outcome';
 import { isSignedOut, placeApiError } from './errors';
-import { blankLegs, LegsEditor, OCC_SYMBOL, type LegInput } from './legs-editor';
+import { blankLegs, LegsEditor } from './legs-editor';
+import { checkTradeInputs, requestOf, type TradeInputs } from './trade-inputs';
 import { SignedInPage } from './signed-in-page';
 import { isOptionsType, strategyTypeLabel } from './strategy-inputs';
-import type { ActiveStrategy, ComplianceRequest, ComplianceResult, OrderSide, StrategyView } from './types';
+import type { ActiveStrategy, ComplianceResult, OrderSide, StrategyView } from './types';
 import { useRequest } from './use-request';
-
-export interface TradeInputs {
-  readonly strategy_id: string;
-  readonly symbol: string;
-  readonly side: OrderSide;
-  readonly qty: string;
-  readonly price: string;
-  readonly order_type: 'market' | 'limit';
-  readonly legs: readonly LegInput[];
-}
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'side', 'qty', 'price', 'order_type', 'legs'];
 const CONTROL_OF_CODE = { not_found: 'strategy_id' };
@@ -35,36 +26,6 @@ export function CompliancePage() {
       {() => <ComplianceForm />}
     </SignedInPage>
   );
-}
-
-export function checkTradeInputs(inputs: TradeInputs, options: boolean): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (!inputs.strategy_id) errors.strategy_id = 'Choose the strategy to check against.';
-  if (!inputs.symbol.trim()) errors.symbol = 'Enter the ticker to trade, such as SPX.';
-  const qty = Number(inputs.qty);
-  if (inputs.qty.trim() === '' || !Number.isFinite(qty) || qty <= 0) errors.qty = 'Enter a quantity above 0.';
-  const price = Number(inputs.price);
-  if (inputs.price.trim() !== '' && (!Number.isFinite(price) || price <= 0)) errors.price = 'Enter a price above 0, or leave it empty.';
-  else if (inputs.price.trim() === '' && inputs.order_type === 'limit') errors.price = 'A limit order needs its limit price.';
-  if (options) {
-    inputs.legs.forEach((leg, index) => {
-      if (leg.symbol.trim() && !OCC_SYMBOL.test(leg.symbol.trim())) errors[`legs.${index}.symbol`] = 'Not an OCC option symbol: SPY261218C00450000 is the form.';
-    });
-  }
-  return errors;
-}
-
-export function requestOf(inputs: TradeInputs, options: boolean): ComplianceRequest {
-  const legs = inputs.legs.filter((leg) => leg.symbol.trim() !== '').map((leg) => ({ symbol: leg.symbol.trim(), side: leg.side }));
-  return {
-    strategy_id: Number(inputs.strategy_id),
-    symbol: inputs.symbol.trim().toUpperCase(),
-    qty: Number(inputs.qty),
-    side: inputs.side,
-    ...(inputs.price.trim() ? { price: Number(inputs.price) } : {}),
-    order_type: inputs.order_type,
-    ...(options && legs.length > 0 ? { legs } : {}),
-  };
 }
 
 function ComplianceForm() {

@@ -1,13 +1,6 @@
 import { Field, TextField } from '../ui/form';
+import type { LegInput } from './trade-inputs';
 import type { OrderSide } from './types';
-
-export interface LegInput {
-  readonly symbol: string;
-  readonly side: OrderSide;
-}
-
-/** An OCC option symbol: root (1–6 letters), expiry YYMMDD, C or P, strike × 1000 in 8 digits. */
-export const OCC_SYMBOL = /^[A-Z]{1,6}\d{6}[CP]\d{8}$/;
 
 /** The legs an options strategy's trade starts with: a vertical spread has 2, an iron condor 4. */
 export function blankLegs(count: number): LegInput[] {
