@@ -19,6 +19,7 @@ import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
+import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());
   await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
+  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData }));
   await registerWebApp(app, deps.webRoot);
 
   return app as unknown as App;

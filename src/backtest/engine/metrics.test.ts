@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { annualizedReturn, maxDrawdown, sharpeRatio, tradeStatistics } from './metrics.js';
+import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio, tradeStatistics } from './metrics.js';
 import type { BacktestTrade } from './types.js';
 
 const sale = (pnl: number, duration: number): BacktestTrade => ({
@@ -47,5 +47,28 @@ describe('metric edge cases beyond the golden backtests', () => {
       avg_loss: -10,
       avg_holding_days: 2,
     });
+  });
+
+  it('Sortino: mean over the downside deviation (n − 1, gains count as 0), null without a losing day', () => {
+    // returns 0.1, −0.1, 0.1 (110, 99, 108.9): mean 0.1/3; downside √(0.01 / 2) → (0.1/3) / √0.005 × √252
+    expect(sortinoRatio(new Float64Array([100, 110, 99, 108.9]))).toBeCloseTo(((0.1 / 3) / Math.sqrt(0.005)) * Math.sqrt(252), 9);
+    expect(sortinoRatio(new Float64Array([100, 110, 121]))).toBeNull(); // no loss: deviation 0
+    expect(sortinoRatio(new Float64Array([100, 90]))).toBeNull(); // one return
+    expect(sortinoRatio(new Float64Array([100, 100, 100]))).toBeNull();
+    // returns −0.5, 0: mean −0.25, downside √(0.25 / 1) = 0.5 → −0.5 × √252
+    expect(sortinoRatio(new Float64Array([100, 50, 50]))).toBeCloseTo(-0.5 * Math.sqrt(252), 12);
+  });
+
+  it('exposure: the fraction of bars held at the close, null without bars', () => {
+    expect(exposure(Uint8Array.from([0, 1, 1, 0]))).toBe(0.5);
+    expect(exposure(Uint8Array.from([0, 0]))).toBe(0);
+    expect(exposure(Uint8Array.from([1]))).toBe(1);
+    expect(exposure(new Uint8Array(0))).toBeNull();
+  });
+
+  it('round-trip statistics given directly agree with those of SELL trades', () => {
+    expect(roundTripStatistics([{ pnl: 30, holdingDays: 1 }, { pnl: -10, holdingDays: 3 }])).toEqual(
+      tradeStatistics([purchase, sale(30, 1), purchase, sale(-10, 3)]),
+    );
   });
 });

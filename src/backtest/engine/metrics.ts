@@ -58,6 +58,36 @@ export function sharpeRatio(equity: Float64Array): number | null {
   return finite((mean / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
 }
 
+/**
+ * Sortino: mean / downside deviation of the same daily returns as the Sharpe ratio, × √252, target 0. The downside
+ * deviation is sqrt(Σ min(r, 0)² / (n − 1)) over all n returns (gains count as 0 deviation, the divisor is the
+ * Sharpe's sample one so the two ratios compare). null with fewer than 2 returns or no losing day (deviation 0).
+ */
+export function sortinoRatio(equity: Float64Array): number | null {
+  const count = equity.length - 1;
+  if (count < 2) return null;
+  let sum = 0;
+  let downside = 0;
+  for (let t = 1; t <= count; t++) {
+    const r = dailyReturn(equity, t);
+    sum += r;
+    if (r < 0) downside += r * r;
+  }
+  const deviation = Math.sqrt(downside / (count - 1));
+  if (deviation === 0) return null;
+  return finite((sum / count / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
+}
+
+/**
+ * The fraction of bars on whose close at least one position was held (`held[t]` = 1): 0 … 1.
+ * null without bars (zero denominator).
+ */
+export function exposure(held: Uint8Array): number | null {
+  let count = 0;
+  for (let t = 0; t < held.length; t++) if (held[t]) count++;
+  return ratio(count, held.length);
+}
+
 function dailyReturn(equity: Float64Array, t: number): number {
   const before = equity[t - 1]!;
   return before === 0 ? 0 : equity[t]! / before - 1;
@@ -70,7 +100,7 @@ export function maxDrawdown(drawdowns: Float64Array): number {
   return lowest;
 }
 
-type TradeStatistics = Pick<
+export type TradeStatistics = Pick<
   BacktestMetrics,
   | 'win_rate'
   | 'profit_factor'
@@ -89,17 +119,29 @@ type TradeStatistics = Pick<
  * avg_holding_days = mean duration of all round trips.
  */
 export function tradeStatistics(trades: readonly BacktestTrade[]): TradeStatistics {
+  const roundTrips: RoundTrip[] = [];
+  for (const trade of trades) if (trade.type === 'SELL') roundTrips.push({ pnl: trade.pnl!, holdingDays: trade.duration! });
+  return roundTripStatistics(roundTrips);
+}
+
+/** One closed position: its profit or loss in currency and the calendar days it was held. */
+export interface RoundTrip {
+  readonly pnl: number;
+  readonly holdingDays: number;
+}
+
+/** The statistics of `tradeStatistics` over round trips given directly (the library backtest's trades). */
+export function roundTripStatistics(roundTrips: readonly RoundTrip[]): TradeStatistics {
   let total = 0;
   let wins = 0;
   let losses = 0;
   let grossProfit = 0;
   let grossLoss = 0;
   let holdingDays = 0;
-  for (const trade of trades) {
-    if (trade.type !== 'SELL') continue;
-    const pnl = trade.pnl!;
+  for (const trip of roundTrips) {
+    const pnl = trip.pnl;
     total++;
-    holdingDays += trade.duration!;
+    holdingDays += trip.holdingDays;
     if (pnl > 0) {
       wins++;
       grossProfit += pnl;

@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Platform } from '../platform/platform.js';
+import { MINUTE } from '../platform/clock.js';
+import { NotFound } from '../platform/errors.js';
+import { rateLimit } from '../platform/http/rate-limit.js';
+import { authOf } from '../auth/session-hooks.js';
+import { LibraryBacktestRequest, LibraryBacktestResult } from './library-backtest.schema.js';
+import { runLibraryBacktest, type LibraryBacktestDeps } from './library-backtest.service.js';
+
+const ERRORS = {
+  400: { $ref: 'ErrorResponse#' },
+  401: { $ref: 'ErrorResponse#' },
+  403: { $ref: 'ErrorResponse#' },
+  404: { $ref: 'ErrorResponse#' },
+  422: { $ref: 'ErrorResponse#' },
+  429: { $ref: 'ErrorResponse#' },
+} as const;
+
+/**
+ * POST /api/backtest/run: the caller's library strategy replayed over stored bars. Needs a session (so it keeps
+ * the Origin check), rate-limited per user with the legacy backtest's limit (`LEGACY_BACKTEST_RATE_LIMIT`/min).
+ * With FLAG_BACKTEST_STRATEGY_LIBRARY off the route stays registered (and in OpenAPI) but answers 404
+ * `feature_disabled` before anything else, session included.
+ */
+export function libraryBacktestRoutes(platform: Platform, deps: LibraryBacktestDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const enabled = async () => {
+      if (!platform.config.flagBacktestStrategyLibrary) throw new NotFound('Library backtests are turned off on this server.', 'feature_disabled');
+    };
+    const limited = rateLimit(platform.rateLimiter, 'library-backtest', { limit: platform.config.legacyBacktestRateLimit, windowMs: MINUTE }, (request) => authOf(request).userId);
+
+    app.post(
+      '/api/backtest/run',
+      {
+        onRequest: enabled,
+        preHandler: [app.requireSession, limited],
+        schema: {
+          tags: ['backtest'],
+          summary: 'Backtest one of your library strategies over stored daily bars',
+          body: LibraryBacktestRequest,
+          response: { 200: LibraryBacktestResult, ...ERRORS },
+        },
+      },
+      async (request) => runLibraryBacktest(deps, authOf(request).userId, request.body),
+    );
+  };
+}

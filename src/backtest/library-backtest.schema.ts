@@ -1,0 +1,75 @@
+import { Type, type Static } from 'typebox';
+
+const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+const IsoDate = (description: string) => Type.String({ description: `${description}, \`YYYY-MM-DD\``, maxLength: 10 });
+
+/** The most symbols one run may replay (each is a bar read and a rule evaluation). */
+export const MAX_SYMBOLS = 20;
+/** starting_capital when the request leaves it out: the paper portfolio's default cash. */
+export const DEFAULT_STARTING_CAPITAL = 100_000;
+
+export const LibraryBacktestRequest = Type.Object(
+  {
+    strategy_id: Type.Integer({ description: "One of the caller's library strategies", minimum: 1 }),
+    start_date: Type.Optional(IsoDate('First day of the period (default: the first stored bar)')),
+    end_date: Type.Optional(IsoDate('Last day of the period (default: the last stored bar)')),
+    starting_capital: Type.Optional(
+      Type.Number({ description: `Starting cash shared by every symbol, > 0 (default ${DEFAULT_STARTING_CAPITAL})`, exclusiveMinimum: 0, maximum: 1e12 }),
+    ),
+    symbols: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 16 }), {
+        maxItems: MAX_SYMBOLS,
+        description: "Tickers, each once, within the strategy's entry_symbol_allowlist (default: the allowlist's symbols)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LibraryBacktestRequest = Static<typeof LibraryBacktestRequest>;
+
+const Trade = Type.Object({
+  symbol: Type.String(),
+  side: Type.Union([Type.Literal('long'), Type.Literal('short')]),
+  entry_date: Type.String({ description: 'Fill bar, YYYY-MM-DD' }),
+  entry_price: Type.Number({ description: 'Open of the fill bar' }),
+  exit_date: Type.String({ description: 'Fill bar of the exit, YYYY-MM-DD (the last bar for end_of_period)' }),
+  exit_price: Type.Number({ description: 'Open of the exit bar, or the last close for end_of_period' }),
+  qty: Type.Integer({ description: 'Whole shares' }),
+  pnl: Type.Number({ description: 'long: qty × (exit − entry); short: qty × (entry − exit)' }),
+  return: Type.Number({ description: 'long: exit / entry − 1; short: (entry − exit) / entry' }),
+  exit_reason: Type.Union([Type.Literal('stop_loss'), Type.Literal('profit_target'), Type.Literal('exit_rule'), Type.Literal('end_of_period')]),
+});
+
+const Stats = Type.Object({
+  total_return: Type.Number({ description: 'final / starting − 1' }),
+  annualized_return: NullableNumber('(final / starting)^(365.25 / calendar days) − 1; null over less than a day'),
+  sharpe_ratio: NullableNumber('mean / sample stdev of daily portfolio returns × √252; null when the stdev is 0'),
+  sortino_ratio: NullableNumber('mean / downside deviation (n − 1) of daily returns × √252; null without a losing day'),
+  max_drawdown: Type.Number({ description: 'Lowest drawdown, a fraction ≤ 0' }),
+  win_rate: NullableNumber('winning / closed trades; null without trades'),
+  profit_factor: NullableNumber('gross profit / gross loss; null without a loss'),
+  total_trades: Type.Integer(),
+  winning_trades: Type.Integer(),
+  losing_trades: Type.Integer(),
+  avg_profit: NullableNumber('mean pnl of winning trades'),
+  avg_loss: NullableNumber('mean pnl of losing trades (negative)'),
+  avg_holding_days: NullableNumber('mean calendar days from entry to exit'),
+  exposure: NullableNumber('fraction of dates on whose close at least one position was held'),
+});
+
+export const LibraryBacktestResult = Type.Object(
+  {
+    strategy_id: Type.Integer(),
+    start_date: Type.String({ description: 'First date of the timeline, YYYY-MM-DD' }),
+    end_date: Type.String({ description: 'Last date of the timeline, YYYY-MM-DD' }),
+    starting_capital: Type.Number(),
+    final_capital: Type.Number(),
+    symbols: Type.Array(Type.String(), { description: 'The replayed symbols, sorted' }),
+    dates: Type.Array(Type.String(), { description: 'The sorted union of the symbols’ bar dates, YYYY-MM-DD' }),
+    equity_curve: Type.Array(Type.Number(), { description: 'Portfolio equity at each date’s close, aligned with dates' }),
+    drawdowns: Type.Array(Type.Number(), { description: 'Drawdown at each date (fraction ≤ 0), aligned with dates' }),
+    trades: Type.Array(Trade, { description: 'Sorted by entry date, then symbol' }),
+    stats: Stats,
+  },
+  { description: 'Library backtest result' },
+);

@@ -1,0 +1,164 @@
+/**
+ * POST /api/backtest/run: replays one of the caller's library strategies over stored daily bars
+ * (docs/backtesting.md "Library backtest"). Checks the request, reads the strategy and the bars, evaluates the
+ * strategy's rules per symbol, and hands the rest to the pure replay in ./library/.
+ */
+import type { Db } from '../platform/db/database.js';
+import type { StrategiesTable } from '../platform/db/schema.js';
+import { AppError, BadRequest, NotFound, Unprocessable } from '../platform/errors.js';
+import { assertTicker } from '../market/bar-store.service.js';
+import { isIsoDate } from '../market/csv-bars.js';
+import type { MarketData } from '../market/market-data.service.js';
+import { compileRule, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
+import { replayStrategy } from './library/replay.js';
+import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from './library/types.js';
+import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
+
+/** The period's bounds when the request leaves them out: every stored bar. */
+const EARLIEST = '1900-01-01';
+const LATEST = '9999-12-31';
+
+export interface LibraryBacktestDeps {
+  readonly db: Db;
+  readonly marketData: MarketData;
+}
+
+type StrategyRow = Pick<
+  StrategiesTable,
+  'strategy_type' | 'entry_symbol_allowlist' | 'entry_max_position_size' | 'entry_allowed_sides' | 'exit_profit_target_pct' | 'exit_stop_loss_pct' | 'entry_rule' | 'exit_rule'
+> & { readonly id: number };
+
+/** Replays the caller's strategy `request.strategy_id`; throws 400, 404 `not_found` or 422 as documented. */
+export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: string, request: LibraryBacktestRequest): Promise<LibraryBacktestResult> {
+  const period = requestedPeriod(request.start_date, request.end_date);
+  const requested = request.symbols === undefined ? null : requestedSymbols(request.symbols);
+  const strategy = await readOwnStrategy(deps.db, userId, request.strategy_id);
+  if (!strategy) throw new NotFound(`There is no strategy ${request.strategy_id} in your library.`);
+  const replay: ReplayStrategy = {
+    side: sideOf(strategy),
+    maxPositionSize: strategy.entry_max_position_size,
+    profitTargetPct: strategy.exit_profit_target_pct,
+    stopLossPct: strategy.exit_stop_loss_pct,
+  };
+  const symbols = symbolsToReplay(strategy.entry_symbol_allowlist, requested);
+  const entryRule = compiled('entry_rule', strategy.entry_rule);
+  const exitRule = compiled('exit_rule', strategy.exit_rule);
+  const inputs: SymbolReplayInput[] = [];
+  for (const symbol of symbols) {
+    const bars = await barsOf(deps.marketData, symbol, period);
+    inputs.push({ symbol, bars, entry: entryRule?.evaluate(bars) ?? null, exit: exitRule?.evaluate(bars) ?? null });
+  }
+  return { strategy_id: strategy.id, ...replayStrategy(inputs, replay, request.starting_capital ?? DEFAULT_STARTING_CAPITAL) };
+}
+
+/**
+ * The caller's strategy, or undefined when it does not exist or belongs to someone else (both answer 404).
+ * One query, kept apart so it can give way to the strategies repo.
+ */
+export async function readOwnStrategy(db: Db, userId: string, id: number): Promise<StrategyRow | undefined> {
+  const row = await db
+    .selectFrom('strategies')
+    .select(['id', 'strategy_type', 'entry_symbol_allowlist', 'entry_max_position_size', 'entry_allowed_sides', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'entry_rule', 'exit_rule'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row && { ...row, id: Number(row.id) };
+}
+
+/** equity_long → long, equity_short → short, custom → short only when it may only sell; options types are refused. */
+export function sideOf(strategy: Pick<StrategyRow, 'strategy_type' | 'entry_allowed_sides'>): PositionSide {
+  switch (strategy.strategy_type) {
+    case 'equity_long':
+      return 'long';
+    case 'equity_short':
+      return 'short';
+    case 'custom':
+      return strategy.entry_allowed_sides === 'sell' ? 'short' : 'long';
+    default:
+      throw new Unprocessable(
+        'unsupported_strategy_type',
+        `Strategy type "${strategy.strategy_type}" cannot be backtested yet: there is no options data. Equity strategies (equity_long, equity_short, custom) can.`,
+      );
+  }
+}
+
+function requestedPeriod(start: string | undefined, end: string | undefined): { from: string; to: string } {
+  for (const [field, value] of [['start_date', start], ['end_date', end]] as const) {
+    if (value !== undefined && !isIsoDate(value)) {
+      throw new BadRequest(`${field} "${value}" is not a calendar date in YYYY-MM-DD form.`, [{ field: `body.${field}`, message: 'is not a YYYY-MM-DD date' }], 'invalid_date');
+    }
+  }
+  if (start !== undefined && end !== undefined && end < start) {
+    throw new BadRequest(`end_date (${end}) is before start_date (${start}).`, [{ field: 'body.end_date', message: 'is before start_date' }], 'invalid_period');
+  }
+  return { from: start ?? EARLIEST, to: end ?? LATEST };
+}
+
+function requestedSymbols(symbols: readonly string[]): string[] {
+  if (symbols.length === 0) {
+    throw new BadRequest('List at least one symbol in "symbols", or leave it out to use the strategy\'s allowlist.', [{ field: 'body.symbols', message: 'is empty' }], 'no_symbols');
+  }
+  const seen = new Set<string>();
+  for (const symbol of symbols) {
+    assertTicker(symbol);
+    if (seen.has(symbol)) throw new BadRequest(`Symbol ${symbol} is listed twice; list each symbol once.`, [{ field: 'body.symbols', message: `${symbol} twice` }], 'duplicate_symbol');
+    seen.add(symbol);
+  }
+  return [...seen];
+}
+
+/** The symbols to replay, sorted: the requested ones (each within the allowlist, if there is one), else the allowlist's. */
+function symbolsToReplay(allowlistText: string | null, requested: readonly string[] | null): string[] {
+  const allowlist = allowlistText === null ? null : [...new Set(allowlistText.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))];
+  if (requested === null) {
+    if (allowlist === null || allowlist.length === 0) {
+      throw new BadRequest('This strategy has no entry_symbol_allowlist: name the symbols to replay in "symbols".', [{ field: 'body.symbols', message: 'is required for this strategy' }], 'symbols_required');
+    }
+    if (allowlist.length > MAX_SYMBOLS) {
+      throw new BadRequest(`The strategy allows ${allowlist.length} symbols; name at most ${MAX_SYMBOLS} of them in "symbols".`, [{ field: 'body.symbols', message: 'is required for this strategy' }], 'too_many_symbols');
+    }
+    return allowlist.sort();
+  }
+  if (allowlist !== null) {
+    const outside = requested.filter((s) => !allowlist.includes(s));
+    if (outside.length > 0) {
+      throw new Unprocessable(
+        'symbol_not_allowed',
+        `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not in this strategy's entry_symbol_allowlist (${allowlist.join(', ')}).`,
+        outside.map((symbol) => ({ field: 'body.symbols', message: `${symbol} is not allowed`, symbol })),
+      );
+    }
+  }
+  return [...requested].sort();
+}
+
+/** A stored rule that no longer compiles (the grammar changed under it) is the strategy's problem, not the request's. */
+function compiled(field: 'entry_rule' | 'exit_rule', source: string | null): CompiledRule | null {
+  if (source === null || source.trim() === '') return null;
+  try {
+    return compileRule(source);
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error;
+    throw new Unprocessable('invalid_rule', `The strategy's ${field} does not compile: ${error.message}. Edit the strategy and run again.`, [{ field, message: error.message }]);
+  }
+}
+
+async function barsOf(marketData: MarketData, symbol: string, period: { from: string; to: string }) {
+  const noBars = () =>
+    new Unprocessable('no_bars', `${symbol} has no bars ${describe(period)}.`, [{ field: 'body.symbols', message: `${symbol} has no bars`, symbol }]);
+  try {
+    const { series } = await marketData.barsFor(symbol, period.from, period.to, 'delayed_sip');
+    if (series.dates.length === 0) throw noBars();
+    return series;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'unknown_symbol') throw noBars();
+    throw error;
+  }
+}
+
+function describe(period: { from: string; to: string }): string {
+  if (period.from === EARLIEST && period.to === LATEST) return 'stored';
+  if (period.from === EARLIEST) return `up to ${period.to}`;
+  if (period.to === LATEST) return `from ${period.from} on`;
+  return `from ${period.from} to ${period.to}`;
+}

@@ -1,0 +1,193 @@
+/**
+ * The library backtest's replay: one strategy over several symbols with one shared cash, bar by bar on the
+ * sorted union of the symbols' dates. Pure and deterministic (no I/O, no clock, no hash-ordered iteration).
+ * The rules' signals come in precomputed, so this knows nothing of the rule grammar.
+ *
+ * Conventions (docs/backtesting.md "Library backtest"): a signal on a symbol's bar t close fills at that
+ * symbol's bar t + 1 open, never on its last bar; on one date exits fill before entries, symbols in sorted
+ * order; exits are checked on every close from the entry bar's on, stop loss, then profit target, then exit_rule;
+ * a position still open on a symbol's last bar is closed at that close (end_of_period).
+ */
+import { calendarDaysBetween } from '../engine/dates.js';
+import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../engine/metrics.js';
+import { drawdownCurve } from '../engine/simulate.js';
+import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayStrategy, SymbolReplayInput } from './types.js';
+
+interface OpenPosition {
+  readonly qty: number;
+  readonly entryPrice: number;
+  readonly entryDate: string;
+}
+
+interface SymbolState {
+  readonly input: SymbolReplayInput;
+  /** Index of this symbol's next bar to process. */
+  next: number;
+  position: OpenPosition | null;
+  /** Decided on the previous bar's close, filled at the next bar's open. */
+  pending: 'entry' | ExitReason | null;
+}
+
+interface Book {
+  cash: number;
+  readonly trades: LibraryTrade[];
+}
+
+/**
+ * Replays `strategy` over every input symbol from `startingCapital`. Requires at least one symbol, each with at
+ * least one bar, distinct symbols, signal arrays as long as the bars, and a positive finite capital (the service
+ * checks the request first; a breach here is a programming error).
+ */
+export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplay {
+  checkInputs(inputs, startingCapital);
+  const states: SymbolState[] = [...inputs]
+    .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
+    .map((input) => ({ input, next: 0, position: null, pending: null }));
+  const dates = timeline(states);
+  const equity = new Float64Array(dates.length);
+  const held = new Uint8Array(dates.length);
+  const book: Book = { cash: startingCapital, trades: [] };
+
+  for (let k = 0; k < dates.length; k++) {
+    const today = states.filter((s) => s.input.bars.dates[s.next] === dates[k]);
+    // At the open: every exit first (it frees cash), then every entry.
+    for (const s of today) if (s.pending !== null && s.pending !== 'entry') closePosition(book, s, strategy, s.input.bars.open[s.next]!, s.pending);
+    for (const s of today) if (s.pending === 'entry') openPosition(book, s, states, strategy);
+    for (const s of today) s.pending = decideOnClose(s, strategy);
+    let marked = book.cash;
+    for (const s of states) {
+      if (s.position === null) continue;
+      held[k] = 1;
+      const value = s.position.qty * lastClose(s, today.includes(s));
+      marked += strategy.side === 'long' ? value : -value;
+    }
+    equity[k] = marked;
+    // A position still open on its symbol's last bar is closed at that close: the equity above already marks it there.
+    for (const s of today) {
+      if (s.next === s.input.bars.dates.length - 1 && s.position !== null) closePosition(book, s, strategy, s.input.bars.close[s.next]!, 'end_of_period');
+      s.next++;
+    }
+  }
+
+  const drawdowns = drawdownCurve(equity);
+  const trades = book.trades.sort((a, b) => (a.entry_date !== b.entry_date ? (a.entry_date < b.entry_date ? -1 : 1) : a.symbol < b.symbol ? -1 : 1));
+  return {
+    start_date: dates[0]!,
+    end_date: dates.at(-1)!,
+    starting_capital: startingCapital,
+    final_capital: equity[equity.length - 1]!,
+    symbols: states.map((s) => s.input.symbol),
+    dates,
+    equity_curve: Array.from(equity),
+    drawdowns: Array.from(drawdowns),
+    trades,
+    stats: libraryStats(dates, equity, drawdowns, trades, held, startingCapital),
+  };
+}
+
+/** The sorted union of every symbol's bar dates. */
+function timeline(states: readonly SymbolState[]): string[] {
+  const all = new Set<string>();
+  for (const s of states) for (const date of s.input.bars.dates) all.add(date);
+  return [...all].sort();
+}
+
+/** The symbol's close on today's bar, or on its last bar before today (a symbol without a bar today). */
+function lastClose(s: SymbolState, hasBarToday: boolean): number {
+  return s.input.bars.close[hasBarToday ? s.next : s.next - 1]!;
+}
+
+/**
+ * On bar t's close: an exit to fill at t + 1's open (when holding), or an entry (when flat), or nothing.
+ * Nothing on the symbol's last bar: there is no next open to fill at.
+ */
+function decideOnClose(s: SymbolState, strategy: ReplayStrategy): SymbolState['pending'] {
+  const t = s.next;
+  const { bars, entry, exit } = s.input;
+  if (t === bars.dates.length - 1) return null;
+  if (s.position === null) {
+    // No entry_rule: the signal of the first bar's close, once per period.
+    const signal = entry === null ? t === 0 : entry[t] === 1;
+    return signal ? 'entry' : null;
+  }
+  const r = positionReturn(strategy, s.position.entryPrice, bars.close[t]!);
+  if (strategy.stopLossPct !== null && r <= strategy.stopLossPct) return 'stop_loss';
+  if (strategy.profitTargetPct !== null && r >= strategy.profitTargetPct) return 'profit_target';
+  if (exit !== null && exit[t] === 1) return 'exit_rule';
+  return null;
+}
+
+/** long: price / entry − 1; short: (entry − price) / entry. Positive is a gain either way. */
+function positionReturn(strategy: ReplayStrategy, entryPrice: number, price: number): number {
+  return strategy.side === 'long' ? price / entryPrice - 1 : (entryPrice - price) / entryPrice;
+}
+
+/**
+ * Fills an entry at this bar's open: qty = floor(min(max position size, free cash) / open), free cash being the
+ * cash not held against open shorts (their sale proceeds). No trade when qty < 1.
+ */
+function openPosition(book: Book, s: SymbolState, states: readonly SymbolState[], strategy: ReplayStrategy): void {
+  const price = s.input.bars.open[s.next]!;
+  let freeCash = book.cash;
+  if (strategy.side === 'short') for (const other of states) if (other.position) freeCash -= other.position.qty * other.position.entryPrice;
+  const budget = Math.min(strategy.maxPositionSize ?? Infinity, freeCash);
+  const qty = Math.floor(budget / price);
+  if (!(qty >= 1 && Number.isFinite(qty))) return;
+  book.cash += strategy.side === 'long' ? -qty * price : qty * price;
+  s.position = { qty, entryPrice: price, entryDate: s.input.bars.dates[s.next]! };
+}
+
+function closePosition(book: Book, s: SymbolState, strategy: ReplayStrategy, price: number, reason: ExitReason): void {
+  const { qty, entryPrice, entryDate } = s.position!;
+  const long = strategy.side === 'long';
+  book.cash += long ? qty * price : -qty * price;
+  book.trades.push({
+    symbol: s.input.symbol,
+    side: strategy.side,
+    entry_date: entryDate,
+    entry_price: entryPrice,
+    exit_date: s.input.bars.dates[s.next]!,
+    exit_price: price,
+    qty,
+    pnl: long ? qty * (price - entryPrice) : qty * (entryPrice - price),
+    return: positionReturn(strategy, entryPrice, price),
+    exit_reason: reason,
+  });
+  s.position = null;
+}
+
+/** Every statistic, each defined once in engine/metrics.ts. */
+function libraryStats(
+  dates: readonly string[],
+  equity: Float64Array,
+  drawdowns: Float64Array,
+  trades: readonly LibraryTrade[],
+  held: Uint8Array,
+  startingCapital: number,
+): LibraryStats {
+  const finalCapital = equity[equity.length - 1]!;
+  const days = calendarDaysBetween(dates[0]!, dates[dates.length - 1]!);
+  const roundTrips = roundTripStatistics(trades.map((t) => ({ pnl: t.pnl, holdingDays: calendarDaysBetween(t.entry_date, t.exit_date) })));
+  return {
+    total_return: finalCapital / startingCapital - 1,
+    annualized_return: annualizedReturn(startingCapital, finalCapital, days),
+    sharpe_ratio: sharpeRatio(equity),
+    sortino_ratio: sortinoRatio(equity),
+    max_drawdown: maxDrawdown(drawdowns),
+    ...roundTrips,
+    exposure: exposure(held),
+  };
+}
+
+function checkInputs(inputs: readonly SymbolReplayInput[], startingCapital: number): void {
+  if (inputs.length === 0) throw new RangeError('A library backtest needs at least one symbol.');
+  if (!(startingCapital > 0 && Number.isFinite(startingCapital))) throw new RangeError('The starting capital must be a positive number.');
+  const seen = new Set<string>();
+  for (const { symbol, bars, entry, exit } of inputs) {
+    if (seen.has(symbol)) throw new RangeError(`Symbol ${symbol} is given twice.`);
+    seen.add(symbol);
+    const n = bars.dates.length;
+    if (n === 0) throw new RangeError(`Symbol ${symbol} has no bars.`);
+    if ((entry && entry.length !== n) || (exit && exit.length !== n)) throw new RangeError(`Signals of ${symbol} are not aligned with its bars.`);
+  }
+}
