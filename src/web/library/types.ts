@@ -1,8 +1,10 @@
 /**
- * The Strategy Library API as the web app reads it (docs/strategies.md, docs/backtesting.md "Library backtest";
- * /work/shared/spec/service-contract.md). Declared here while the server's schemas are being written on other
- * branches; at merge these become type-only imports of those schemas, as lab/types.ts does for the engine.
+ * The Strategy Library API as the web app reads it (docs/strategies.md, docs/backtesting.md "Library backtest").
+ * The backtest's shapes are the server's own types; the library and compliance shapes are declared here until
+ * their schemas are on main, then become type-only imports of them, as lab/types.ts does for the engine.
  */
+import type { Static } from 'typebox';
+import type { LibraryBacktestRequest as LibraryBacktestRequestSchema } from '../../backtest/library-backtest.schema';
 
 export type StrategyType = 'iron_condor' | 'vertical_spread' | 'equity_long' | 'equity_short' | 'custom';
 export type AllowedSides = 'buy' | 'sell' | 'buy,sell';
@@ -69,61 +71,9 @@ export interface ComplianceResult {
   readonly violations: readonly { readonly rule: ComplianceRule | string; readonly message: string }[];
 }
 
-/** `POST /api/backtest/run` body. */
-export interface LibraryBacktestRequest {
-  readonly strategy_id: number;
-  readonly start_date?: string;
-  readonly end_date?: string;
-  readonly starting_capital?: number;
-  readonly symbols?: readonly string[];
-}
-
-export type ExitReason = 'stop_loss' | 'profit_target' | 'exit_rule' | 'end_of_period';
-
-/** One round trip of a library backtest. Dates are YYYY-MM-DD. */
-export interface LibraryTrade {
-  readonly symbol: string;
-  readonly side: 'long' | 'short';
-  readonly entry_date: string;
-  readonly entry_price: number;
-  readonly exit_date: string;
-  readonly exit_price: number;
-  readonly qty: number;
-  readonly pnl: number;
-  /** Decimal fraction. */
-  readonly return: number;
-  readonly exit_reason: ExitReason;
-}
-
-/** Summary statistics; fractions as in the legacy result, a ratio without a denominator is null. */
-export interface LibraryStats {
-  readonly total_return: number;
-  readonly annualized_return: number | null;
-  readonly sharpe_ratio: number | null;
-  readonly sortino_ratio: number | null;
-  readonly max_drawdown: number;
-  readonly win_rate: number | null;
-  readonly profit_factor: number | null;
-  readonly total_trades: number;
-  readonly winning_trades: number;
-  readonly losing_trades: number;
-  readonly avg_profit: number | null;
-  readonly avg_loss: number | null;
-  readonly avg_holding_days: number | null;
-  /** Fraction of bars with a position open. */
-  readonly exposure: number | null;
-}
-
-export interface LibraryBacktestResult {
-  readonly strategy_id: number;
-  readonly start_date: string;
-  readonly end_date: string;
-  readonly starting_capital: number;
-  readonly final_capital: number;
-  readonly symbols: readonly string[];
-  readonly dates: readonly string[];
-  readonly equity_curve: readonly number[];
-  readonly drawdowns: readonly number[];
-  readonly trades: readonly LibraryTrade[];
-  readonly stats: LibraryStats;
-}
+/**
+ * `POST /api/backtest/run`: the server's own types (type-only imports, nothing of the server is bundled), so the
+ * page and the replay cannot drift apart.
+ */
+export type { ExitReason, LibraryBacktestResult, LibraryStats, LibraryTrade } from '../../backtest/library/types';
+export type LibraryBacktestRequest = Static<typeof LibraryBacktestRequestSchema>;
