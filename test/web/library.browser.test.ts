@@ -307,4 +307,29 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await shot('legs');
     expect(browser.errors).toEqual([]);
   });
+
+  it('pages a long library 50 at a time, with the count from X-Total-Count', async () => {
+    const { page } = browser;
+    const existing = (await strategies()).length;
+    for (let index = existing; index < 53; index += 1) {
+      const created = await page.request.post(`${server.origin}/api/strategies`, {
+        headers: { origin: server.origin },
+        data: { name: `Bulk ${String(index).padStart(2, '0')}`, strategy_type: 'custom', is_active: index % 2 === 0 },
+      });
+      expect(created.status()).toBe(201);
+    }
+    await page.goto(`${server.origin}/library`);
+    await page.getByText('Showing 1–50 of 53 strategies').waitFor();
+    expect(await page.getByRole('list', { name: 'Your strategies' }).getByRole('listitem').count()).toBe(50);
+    await page.getByRole('navigation', { name: 'Pages of strategies' }).getByRole('link', { name: 'Next 3 →' }).click();
+    await page.waitForURL(`${server.origin}/library?offset=50`);
+    await page.getByText('Showing 51–53 of 53 strategies').waitFor();
+    expect(await page.getByRole('list', { name: 'Your strategies' }).getByRole('listitem').count()).toBe(3);
+    // The filter starts again at the first page.
+    await page.getByLabel('Active only').check();
+    await page.waitForURL(`${server.origin}/library?active_only=1`);
+    const active = (await strategies()).filter((row) => Boolean(row.is_active)).length;
+    await page.getByText(`${active} active strategies`).waitFor();
+    expect(browser.errors).toEqual([]);
+  });
 });
