@@ -5,6 +5,7 @@
  *   npm run bench                               SQLite, plus PostgreSQL when TEST_DATABASE_URL is set
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 npm run bench
  *   BENCH_ONLY=backtest npm run bench           only the subjects whose name starts with "backtest"
+ *   BENCH_ONLY=grammar npx tsx bench/run.ts     only the in-process rule grammar bench (no server started)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +47,11 @@ const SUBJECTS: readonly Subject[] = [
   },
 ];
 
+/** Benchmarks of pure code, run in this process (each writes its own results file), before the HTTP subjects. */
+const IN_PROCESS: readonly { readonly name: string; readonly run: () => Promise<void> }[] = [
+  { name: 'grammar', run: async () => (await import('./grammar.bench.js')).runGrammarBench() },
+];
+
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /** Run only the subjects whose name starts with this (e.g. `BENCH_ONLY=backtest`). */
 const only = process.env.BENCH_ONLY;
@@ -68,6 +74,9 @@ interface Result {
 }
 
 async function main(): Promise<void> {
+  for (const bench of IN_PROCESS.filter((b) => !only || b.name.startsWith(only))) await bench.run();
+  // A partial run that selects no HTTP subject starts no server and writes no HTTP results.
+  if (only && !SUBJECTS.some((s) => s.name.startsWith(only))) return;
   const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
   if (postgresUrl) setups.push({ dialect: 'postgres', env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: 'tradelab_bench' } });
   else console.warn('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL to benchmark it too.');

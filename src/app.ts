@@ -20,6 +20,8 @@ import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
 import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
+import { strategiesRoutes } from './strategies/strategies.routes.js';
+import { complianceRoutes } from './compliance/compliance.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -79,7 +81,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerAuth(app, platform);
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
-  await app.register(templatesRoutes());
+  await app.register(templatesRoutes(platform));
+  await app.register(strategiesRoutes(platform));
+  await app.register(complianceRoutes(platform));
   await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
   await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData }));
   await registerWebApp(app, deps.webRoot);

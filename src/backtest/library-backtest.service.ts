@@ -4,11 +4,12 @@
  * strategy's rules per symbol, and hands the rest to the pure replay in ./library/.
  */
 import type { Db } from '../platform/db/database.js';
-import type { StrategiesTable } from '../platform/db/schema.js';
-import { AppError, BadRequest, NotFound, Unprocessable } from '../platform/errors.js';
+import { AppError, BadRequest, Unprocessable } from '../platform/errors.js';
 import { assertTicker } from '../market/bar-store.service.js';
 import { isIsoDate } from '../market/csv-bars.js';
 import type { MarketData } from '../market/market-data.service.js';
+import { loadOwnStrategy } from '../strategies/strategies.service.js';
+import type { StrategyRow } from '../strategies/strategies.repo.js';
 import { compileRule, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
 import { replayStrategy } from './library/replay.js';
 import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from './library/types.js';
@@ -23,17 +24,11 @@ export interface LibraryBacktestDeps {
   readonly marketData: MarketData;
 }
 
-type StrategyRow = Pick<
-  StrategiesTable,
-  'strategy_type' | 'entry_symbol_allowlist' | 'entry_max_position_size' | 'entry_allowed_sides' | 'exit_profit_target_pct' | 'exit_stop_loss_pct' | 'entry_rule' | 'exit_rule'
-> & { readonly id: number };
-
 /** Replays the caller's strategy `request.strategy_id`; throws 400, 404 `not_found` or 422 as documented. */
 export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: string, request: LibraryBacktestRequest): Promise<LibraryBacktestResult> {
   const period = requestedPeriod(request.start_date, request.end_date);
   const requested = request.symbols === undefined ? null : requestedSymbols(request.symbols);
-  const strategy = await readOwnStrategy(deps.db, userId, request.strategy_id);
-  if (!strategy) throw new NotFound(`There is no strategy ${request.strategy_id} in your library.`);
+  const strategy = await loadOwnStrategy(deps.db, { userId }, request.strategy_id);
   const replay: ReplayStrategy = {
     side: sideOf(strategy),
     maxPositionSize: strategy.entry_max_position_size,
@@ -48,21 +43,7 @@ export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: stri
     const bars = await barsOf(deps.marketData, symbol, period);
     inputs.push({ symbol, bars, entry: entryRule?.evaluate(bars) ?? null, exit: exitRule?.evaluate(bars) ?? null });
   }
-  return { strategy_id: strategy.id, ...replayStrategy(inputs, replay, request.starting_capital ?? DEFAULT_STARTING_CAPITAL) };
-}
-
-/**
- * The caller's strategy, or undefined when it does not exist or belongs to someone else (both answer 404).
- * One query, kept apart so it can give way to the strategies repo.
- */
-export async function readOwnStrategy(db: Db, userId: string, id: number): Promise<StrategyRow | undefined> {
-  const row = await db
-    .selectFrom('strategies')
-    .select(['id', 'strategy_type', 'entry_symbol_allowlist', 'entry_max_position_size', 'entry_allowed_sides', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'entry_rule', 'exit_rule'])
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row && { ...row, id: Number(row.id) };
+  return { strategy_id: Number(strategy.id), ...replayStrategy(inputs, replay, request.starting_capital ?? DEFAULT_STARTING_CAPITAL) };
 }
 
 /** equity_long → long, equity_short → short, custom → short only when it may only sell; options types are refused. */

@@ -2,7 +2,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { storeBars } from '../../src/market/bar-store.service.js';
-import { ruleProblem } from '../../src/strategies/grammar/index.js';
 import type { Db } from '../../src/platform/db/database.js';
 import type { StrategiesTable } from '../../src/platform/db/schema.js';
 import { AuthClient, signedInAccount } from '../auth/refusals-kit.js';
@@ -31,8 +30,6 @@ const BBB: readonly Bar[] = [['2024-01-02', 20, 20], ['2024-01-03', 20, 21], ['2
 const DDD: readonly Bar[] = [
   ['2024-01-02', 10, 10], ['2024-01-03', 10, 12], ['2024-01-04', 12, 11], ['2024-01-05', 11, 14], ['2024-01-08', 14, 9], ['2024-01-09', 9.5, 10],
 ];
-/** Until the rule grammar lands, compileRule is a placeholder that accepts anything and never fires. */
-const REAL_GRAMMAR = ruleProblem('close >') !== null;
 
 describeEachDialect('library backtest HTTP', (database) => {
   let app: App;
@@ -140,7 +137,7 @@ describeEachDialect('library backtest HTTP', (database) => {
     expect(body.final_capital).toBe(700);
   });
 
-  it.skipIf(!REAL_GRAMMAR)('evaluates entry_rule and exit_rule on each symbol\'s bars', async () => {
+  it('evaluates entry_rule and exit_rule on each symbol\'s bars', async () => {
     const body = (await run(alice, { strategy_id: ids.rules, symbols: ['DDD'], starting_capital: 1000 })).json();
     // 01-03 close 12 > 11 → BUY open 01-04 = 12: floor(1000 / 12) = 83 (996), cash 4. 01-05 close 14: no exit.
     // 01-08 close 9 < 10 → SELL open 01-09 = 9.5: 788.5, cash 792.5; pnl 83 × (9.5 − 12) = −207.5.
@@ -150,7 +147,7 @@ describeEachDialect('library backtest HTTP', (database) => {
     expect(body.equity_curve).toEqual([1000, 1000, 4 + 83 * 11, 4 + 83 * 14, 4 + 83 * 9, 792.5]);
   });
 
-  it.skipIf(!REAL_GRAMMAR)('a stored rule that does not compile answers 422 invalid_rule', async () => {
+  it('a stored rule that does not compile answers 422 invalid_rule', async () => {
     const refused = expectError(await run(alice, { strategy_id: ids.badRule, symbols: ['AAA'] }), 422, 'invalid_rule');
     expect(refused.message).toMatch(/entry_rule does not compile: column \d+: /);
   });

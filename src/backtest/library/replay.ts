@@ -10,6 +10,7 @@
  */
 import { calendarDaysBetween } from '../engine/dates.js';
 import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../engine/metrics.js';
+import { plainArray } from '../engine/result.js';
 import { drawdownCurve } from '../engine/simulate.js';
 import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayStrategy, SymbolReplayInput } from './types.js';
 
@@ -26,6 +27,8 @@ interface SymbolState {
   position: OpenPosition | null;
   /** Decided on the previous bar's close, filled at the next bar's open. */
   pending: 'entry' | ExitReason | null;
+  /** Whether the symbol has a bar on the date being replayed. */
+  hasBarToday: boolean;
 }
 
 interface Book {
@@ -42,28 +45,42 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
   checkInputs(inputs, startingCapital);
   const states: SymbolState[] = [...inputs]
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
-    .map((input) => ({ input, next: 0, position: null, pending: null }));
+    .map((input) => ({ input, next: 0, position: null, pending: null, hasBarToday: false }));
   const dates = timeline(states);
   const equity = new Float64Array(dates.length);
   const held = new Uint8Array(dates.length);
   const book: Book = { cash: startingCapital, trades: [] };
 
+  // Indexed loops over `states` (no per-date arrays): this loop runs once per date, a million times for long series.
+  const count = states.length;
   for (let k = 0; k < dates.length; k++) {
-    const today = states.filter((s) => s.input.bars.dates[s.next] === dates[k]);
+    for (let i = 0; i < count; i++) {
+      const s = states[i]!;
+      s.hasBarToday = s.input.bars.dates[s.next] === dates[k];
+    }
     // At the open: every exit first (it frees cash), then every entry.
-    for (const s of today) if (s.pending !== null && s.pending !== 'entry') closePosition(book, s, strategy, s.input.bars.open[s.next]!, s.pending);
-    for (const s of today) if (s.pending === 'entry') openPosition(book, s, states, strategy);
-    for (const s of today) s.pending = decideOnClose(s, strategy);
+    for (let i = 0; i < count; i++) {
+      const s = states[i]!;
+      if (s.hasBarToday && s.pending !== null && s.pending !== 'entry') closePosition(book, s, strategy, s.input.bars.open[s.next]!, s.pending);
+    }
+    for (let i = 0; i < count; i++) {
+      const s = states[i]!;
+      if (s.hasBarToday && s.pending === 'entry') openPosition(book, s, states, strategy);
+    }
     let marked = book.cash;
-    for (const s of states) {
+    for (let i = 0; i < count; i++) {
+      const s = states[i]!;
+      if (s.hasBarToday) s.pending = decideOnClose(s, strategy);
       if (s.position === null) continue;
       held[k] = 1;
-      const value = s.position.qty * lastClose(s, today.includes(s));
+      const value = s.position.qty * lastClose(s);
       marked += strategy.side === 'long' ? value : -value;
     }
     equity[k] = marked;
     // A position still open on its symbol's last bar is closed at that close: the equity above already marks it there.
-    for (const s of today) {
+    for (let i = 0; i < count; i++) {
+      const s = states[i]!;
+      if (!s.hasBarToday) continue;
       if (s.next === s.input.bars.dates.length - 1 && s.position !== null) closePosition(book, s, strategy, s.input.bars.close[s.next]!, 'end_of_period');
       s.next++;
     }
@@ -78,23 +95,34 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
     final_capital: equity[equity.length - 1]!,
     symbols: states.map((s) => s.input.symbol),
     dates,
-    equity_curve: Array.from(equity),
-    drawdowns: Array.from(drawdowns),
+    equity_curve: plainArray(equity),
+    drawdowns: plainArray(drawdowns),
     trades,
     stats: libraryStats(dates, equity, drawdowns, trades, held, startingCapital),
   };
 }
 
-/** The sorted union of every symbol's bar dates. */
+/** The sorted union of every symbol's bar dates: a merge of the symbols' own ascending, unique dates. */
 function timeline(states: readonly SymbolState[]): string[] {
-  const all = new Set<string>();
-  for (const s of states) for (const date of s.input.bars.dates) all.add(date);
-  return [...all].sort();
+  if (states.length === 1) return states[0]!.input.bars.dates.slice();
+  const columns = states.map((s) => s.input.bars.dates);
+  const at = columns.map(() => 0);
+  const union: string[] = [];
+  for (;;) {
+    let earliest: string | undefined;
+    for (let i = 0; i < columns.length; i++) {
+      const date = columns[i]![at[i]!];
+      if (date !== undefined && (earliest === undefined || date < earliest)) earliest = date;
+    }
+    if (earliest === undefined) return union;
+    union.push(earliest);
+    for (let i = 0; i < columns.length; i++) if (columns[i]![at[i]!] === earliest) at[i]!++;
+  }
 }
 
 /** The symbol's close on today's bar, or on its last bar before today (a symbol without a bar today). */
-function lastClose(s: SymbolState, hasBarToday: boolean): number {
-  return s.input.bars.close[hasBarToday ? s.next : s.next - 1]!;
+function lastClose(s: SymbolState): number {
+  return s.input.bars.close[s.hasBarToday ? s.next : s.next - 1]!;
 }
 
 /**

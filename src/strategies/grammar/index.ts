@@ -1,35 +1,45 @@
 /**
- * The rule grammar's public interface. PLACEHOLDER: the grammar branch replaces this file's bodies;
- * until then every rule is accepted and never holds.
+ * The rule grammar's public interface: entry and exit rules of library strategies, such as
+ * `crosses_above(sma(close, 10), sma(close, 30))` or `rsi(close, 14) < 30 and close > sma(close, 200)`.
+ * Pure code with no Node APIs (the web app imports it for live error messages). The language, every message and
+ * the limits: docs/rule-grammar.md.
+ *
+ * Pipeline: tokens.ts (lexer) → parse.ts (recursive descent → ast.ts) → check.ts (names, arity, literals, types,
+ * using the function table in functions.ts) → compile.ts (closures over typed-array columns). Never eval'd.
  */
 import type { BarSeries } from '../../backtest/engine/types.js';
+import { checkRule } from './check.js';
+import { compileTree } from './compile.js';
+import { parseRule } from './parse.js';
+import { MAX_SOURCE_LENGTH, RuleError, ruleError, type RuleProblem } from './problem.js';
 
-/** Where and what: `column` is 1-based; `message` starts "column N: ". */
-export interface RuleProblem {
-  readonly column: number;
-  readonly message: string;
-}
-
-export class RuleError extends Error {
-  constructor(
-    readonly column: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RuleError';
-  }
-}
+export { RuleError, type RuleProblem } from './problem.js';
 
 export interface CompiledRule {
   readonly source: string;
-  /** 1 where the condition holds on bar t's close, else 0. Length = number of bars. */
+  /**
+   * 1 where the condition holds on bar t's close, else 0 (warm-up bars and NaN operands make a comparison 0).
+   * Length = number of bars. Reads the bars, never writes them; the same bars give the same array.
+   */
   evaluate(bars: BarSeries): Uint8Array;
 }
 
+/**
+ * Parses, checks and compiles `source`; throws RuleError (only) for any text that is not a valid rule.
+ * Bounded work for any input: at most 1,000 characters, 50 levels of nesting and 100 function calls.
+ */
 export function compileRule(source: string): CompiledRule {
-  return { source, evaluate: (bars) => new Uint8Array(bars.dates.length) };
+  if (typeof source !== 'string') throw ruleError(1, 'a rule must be text');
+  if (source.length > MAX_SOURCE_LENGTH) {
+    throw ruleError(MAX_SOURCE_LENGTH + 1, `a rule is at most ${MAX_SOURCE_LENGTH} characters long (this one has ${source.length})`);
+  }
+  const tree = parseRule(source);
+  checkRule(tree);
+  const evaluate = compileTree(tree);
+  return Object.freeze({ source, evaluate });
 }
 
+/** null when the rule compiles, else the first problem (for request validation and the web editor). */
 export function ruleProblem(source: string): RuleProblem | null {
   try {
     compileRule(source);

@@ -1,0 +1,56 @@
+import type { AuthContext } from '../auth/sessions.service.js';
+import { BadRequest } from '../platform/errors.js';
+import { isTicker } from '../strategies/strategy-fields.js';
+import { loadOwnStrategy, strategyView, type StrategyDeps } from '../strategies/strategies.service.js';
+import { checkCompliance, newYorkDate, type ComplianceContext, type ComplianceTrade, type OptionLeg } from './compliance-rules.js';
+import { latestStoredClose } from './compliance.repo.js';
+import type { ComplianceRequest, ComplianceResult } from './compliance.schema.js';
+import { parseOccSymbol } from './occ-symbol.js';
+
+/**
+ * `POST /api/trading/compliance-check`: the request's own mistakes are a 400 (checked first), another
+ * user's strategy a 404; otherwise every violation of the pure rules at once. For an equity order without a
+ * price, the latest stored close of the symbol stands in; an options order's price is only its own.
+ */
+export async function checkMyTrade(deps: StrategyDeps, caller: Pick<AuthContext, 'userId'>, request: ComplianceRequest): Promise<ComplianceResult> {
+  const trade = tradeOf(request);
+  const row = await loadOwnStrategy(deps.db, caller, request.strategy_id);
+  const context = await contextFor(deps, trade);
+  const strategy = strategyView(row);
+  const { compliant, violations } = checkCompliance(strategy, trade, context);
+  return { compliant, strategy, violations };
+}
+
+/** The trade the rules see, or a 400 for a malformed symbol, leg or limit order. */
+export function tradeOf(request: ComplianceRequest): ComplianceTrade {
+  if (!isTicker(request.symbol)) {
+    throw new BadRequest(`Symbol "${request.symbol}" is not a ticker: upper-case letters and digits, such as SPY or BRK.B.`, [
+      { field: 'body.symbol', message: 'is not an upper-case ticker' },
+    ], 'invalid_symbol');
+  }
+  if (request.order_type === 'limit' && request.price === undefined) {
+    throw new BadRequest('A limit order needs a price.', [{ field: 'body.price', message: 'is required for a limit order' }]);
+  }
+  const legs = (request.legs ?? []).map((leg, index): OptionLeg => {
+    const option = parseOccSymbol(leg.symbol);
+    if (!option) {
+      throw new BadRequest(
+        `Leg ${index + 1}: "${leg.symbol}" is not an OCC option symbol (root, YYMMDD, C or P, strike × 1000 in 8 digits, such as SPY261218C00450000).`,
+        [{ field: `body.legs.${index}.symbol`, message: 'is not an OCC option symbol' }],
+        'invalid_option_symbol',
+      );
+    }
+    return { ...option, side: leg.side };
+  });
+  return { symbol: request.symbol, qty: request.qty, side: request.side, price: request.price ?? null, legs };
+}
+
+async function contextFor(deps: StrategyDeps, trade: ComplianceTrade): Promise<ComplianceContext> {
+  const today = newYorkDate(deps.clock.now());
+  if (trade.price !== null) return { today, referencePrice: trade.price };
+  if (trade.legs.length > 0) return { today, referencePrice: null, priceUnknownReason: 'an options order has no stored price; give its net price per share' };
+  const close = await latestStoredClose(deps.db, trade.symbol);
+  return close === null
+    ? { today, referencePrice: null, priceUnknownReason: `no price in the request and no stored close for ${trade.symbol}` }
+    : { today, referencePrice: close };
+}

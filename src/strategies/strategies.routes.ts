@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authOf } from '../auth/session-hooks.js';
+import { ActiveStrategyList, CreateStrategyBody, PatchStrategyBody, Strategy, StrategyErrorResponse, StrategyIdParams } from './strategies.schema.js';
+import {
+  createMyStrategy,
+  deleteMyStrategy,
+  getMyStrategy,
+  listMyActiveStrategies,
+  parseStrategyId,
+  updateMyStrategy,
+  type StrategyDeps,
+} from './strategies.service.js';
+
+const tags = ['strategies'];
+const error = { $ref: 'ErrorResponse#' };
+const security = [{ session: [] }];
+
+/**
+ * The Strategy Library, each route behind a session. `GET /api/strategies` (the list) lives with the legacy
+ * catalogue in `backtest/templates.routes.ts`, because the same path answers both.
+ */
+export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    // The session is checked on request, before the body is validated: no details for a caller without one.
+    // Declared as a static path, which Fastify's router always prefers to `/api/strategies/:id`.
+    app.get(
+      '/api/strategies/active',
+      { onRequest: app.requireSession, schema: { tags, security, summary: 'Active strategies for a picker', response: { 200: ActiveStrategyList, 401: error } } },
+      async (request) => listMyActiveStrategies(deps, authOf(request)),
+    );
+
+    app.post(
+      '/api/strategies',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Create a strategy', body: CreateStrategyBody, response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error } },
+      },
+      async (request, reply) => reply.status(201).send(await createMyStrategy(deps, authOf(request), request.body)),
+    );
+
+    app.get(
+      '/api/strategies/:id',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'One of your strategies', params: StrategyIdParams, response: { 200: Strategy, 400: error, 401: error, 404: error } },
+      },
+      async (request) => getMyStrategy(deps, authOf(request), parseStrategyId(request.params.id)),
+    );
+
+    app.patch(
+      '/api/strategies/:id',
+      {
+        onRequest: app.requireSession,
+        schema: {
+          tags,
+          security,
+          summary: 'Change some fields of a strategy',
+          params: StrategyIdParams,
+          body: PatchStrategyBody,
+          response: { 200: Strategy, 400: StrategyErrorResponse, 401: error, 403: error, 404: error },
+        },
+      },
+      async (request) => updateMyStrategy(deps, authOf(request), parseStrategyId(request.params.id), request.body),
+    );
+
+    app.delete(
+      '/api/strategies/:id',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Delete a strategy', params: StrategyIdParams, response: { 204: Type.Null(), 400: error, 401: error, 403: error, 404: error } },
+      },
+      async (request, reply) => {
+        await deleteMyStrategy(deps, authOf(request), parseStrategyId(request.params.id));
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}
