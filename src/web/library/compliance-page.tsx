@@ -125,7 +125,18 @@ function ComplianceForm() {
               </select>
             )}
           </Field>
-          <TextField label="Quantity" name="qty" type="number" inputMode="decimal" min={0} step="any" value={inputs.qty} error={errors.qty} onInput={(event) => set('qty', event.currentTarget.value)} />
+          <TextField
+            label="Quantity"
+            name="qty"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            hint={options ? 'Contracts (each 100 shares).' : 'Shares.'}
+            value={inputs.qty}
+            error={errors.qty}
+            onInput={(event) => set('qty', event.currentTarget.value)}
+          />
           <TextField
             label="Price ($, optional)"
             name="price"

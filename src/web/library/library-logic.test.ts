@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
 import { ruleProblem } from '../../strategies/grammar/index';
-import { checkTradeInputs, requestOf, type TradeInputs } from './trade-inputs';
+import { checkTradeInputs, MAX_QTY, requestOf, type TradeInputs } from './trade-inputs';
 import { placeApiError } from './errors';
 import { columnOf, lineAt } from './rule-editor';
-import { checkStrategyInputs, createBody, EMPTY_INPUTS, fractionOf, inputsOf, normaliseSymbols, patchBody, percentOf, type StrategyInputs } from './strategy-inputs';
+import { MAX_QTY as SERVER_MAX_QTY } from '../../compliance/compliance.schema';
+import { DESCRIPTION_MAX as SERVER_DESCRIPTION_MAX, MAX_DTE_LIMIT, NAME_MAX as SERVER_NAME_MAX } from '../../strategies/strategies.schema';
+import { isTicker } from '../../strategies/strategy-fields';
+import { checkStrategyInputs, createBody, DESCRIPTION_MAX, EMPTY_INPUTS, MAX_DTE, NAME_MAX, TICKER, fractionOf, inputsOf, normaliseSymbols, patchBody, percentOf, type StrategyInputs } from './strategy-inputs';
 import type { StrategyView } from './types';
 
 const SAVED: StrategyView = {
@@ -86,6 +89,13 @@ describe('strategy form values', () => {
   });
 });
 
+describe('the limits copied from the server', () => {
+  it('match the schemas and the ticker pattern', () => {
+    expect([NAME_MAX, DESCRIPTION_MAX, MAX_DTE, MAX_QTY]).toEqual([SERVER_NAME_MAX, SERVER_DESCRIPTION_MAX, MAX_DTE_LIMIT, SERVER_MAX_QTY]);
+    for (const symbol of ['SPX', 'BRK.B', 'BF-B', '^GSPC', 'spx', '1ABC', 'A.', 'TOOLONGTICKER']) expect(TICKER.test(symbol), symbol).toBe(isTicker(symbol));
+  });
+});
+
 describe('the rule editor caret', () => {
   it('finds the line and offset of a column counted over the whole text', () => {
     expect(lineAt('close > smaa(close, 10)', 9)).toEqual({ text: 'close > smaa(close, 10)', offset: 8 });
@@ -123,7 +133,7 @@ describe('the trade check form', () => {
   it('checks quantity, price, a limit order’s price and OCC symbols', () => {
     expect(checkTradeInputs(trade, true)).toEqual({});
     expect(checkTradeInputs({ ...trade, qty: '0', order_type: 'limit', legs: [{ symbol: 'SPY', side: 'buy' }] }, true)).toEqual({
-      qty: 'Enter a quantity above 0.',
+      qty: 'Enter a whole number of shares or contracts, 1 or more.',
       price: 'A limit order needs its limit price.',
       'legs.0.symbol': 'Not an OCC option symbol: SPY261218C00450000 is the form.',
     });

@@ -140,11 +140,14 @@ export function patchBody(inputs: StrategyInputs, saved: StrategyView): Partial<
 
 type Errors = Record<string, string>;
 
-/** The server's limits (src/strategies/strategies.schema.ts, the market data's ticker pattern). */
+/**
+ * The server's limits (src/strategies/strategies.schema.ts, the market data's ticker pattern), copied: importing
+ * the schema as a value would bundle its schema library. library-logic.test.ts checks they match.
+ */
 export const NAME_MAX = 100;
-const DESCRIPTION_MAX = 2000;
-const MAX_DTE = 3650;
-const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
+export const DESCRIPTION_MAX = 2000;
+export const MAX_DTE = 3650;
+export const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
 
 function checkNumber(errors: Errors, key: keyof StrategyInputs, typed: string, test: (value: number) => boolean, message: string): void {
   if (typed.trim() === '') return;

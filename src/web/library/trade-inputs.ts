@@ -3,6 +3,9 @@ import type { ComplianceRequest, OrderSide } from './types';
 /** An OCC option symbol: root (1–6 letters), expiry YYMMDD, C or P, strike × 1000 in 8 digits. */
 export const OCC_SYMBOL = /^[A-Z]{1,6}\d{6}[CP]\d{8}$/;
 
+/** The most shares or contracts one check takes (src/compliance/compliance.schema.ts). */
+export const MAX_QTY = 10_000_000;
+
 export interface LegInput {
   readonly symbol: string;
   readonly side: OrderSide;
@@ -25,7 +28,7 @@ export function checkTradeInputs(inputs: TradeInputs, options: boolean): Record<
   if (!inputs.strategy_id) errors.strategy_id = 'Choose the strategy to check against.';
   if (!inputs.symbol.trim()) errors.symbol = 'Enter the ticker to trade, such as SPX.';
   const qty = Number(inputs.qty);
-  if (inputs.qty.trim() === '' || !Number.isFinite(qty) || qty <= 0) errors.qty = 'Enter a quantity above 0.';
+  if (inputs.qty.trim() === '' || !Number.isInteger(qty) || qty < 1 || qty > MAX_QTY) errors.qty = 'Enter a whole number of shares or contracts, 1 or more.';
   const price = Number(inputs.price);
   if (inputs.price.trim() !== '' && (!Number.isFinite(price) || price <= 0)) errors.price = 'Enter a price above 0, or leave it empty.';
   else if (inputs.price.trim() === '' && inputs.order_type === 'limit') errors.price = 'A limit order needs its limit price.';
