@@ -10,7 +10,7 @@ import { placeApiError } from './errors';
 import { LibraryResults } from './library-results';
 import { LoadStrategy } from './load-strategy';
 import { SignedInPage } from './signed-in-page';
-import { isOptionsType, normaliseSymbols, strategyTypeLabel } from './strategy-inputs';
+import { isOptionsType, normaliseSymbols, strategyTypeLabel } from './strategy-labels';
 import type { LibraryBacktestRequest, LibraryBacktestResult, StrategyView } from './types';
 import { useRequest } from './use-request';
 

@@ -9,7 +9,7 @@ import { isSignedOut, placeApiError } from './errors';
 import { blankLegs, LegsEditor } from './legs-editor';
 import { checkTradeInputs, requestOf, type TradeInputs } from './trade-inputs';
 import { SignedInPage } from './signed-in-page';
-import { isOptionsType, strategyTypeLabel } from './strategy-inputs';
+import { isOptionsType, strategyTypeLabel } from './strategy-labels';
 import type { ActiveStrategy, ComplianceResult, OrderSide, StrategyView } from './types';
 import { useRequest } from './use-request';
 

@@ -1,5 +1,8 @@
 import { ruleProblem } from '../../strategies/grammar/index';
+import { normaliseSymbols } from './strategy-labels';
 import type { AllowedSides, StrategyFields, StrategyType, StrategyView } from './types';
+
+export { isOptionsType, normaliseSymbols, SIDE_CHOICES, STRATEGY_TYPES, strategyTypeLabel } from './strategy-labels';
 
 /**
  * The strategy form's state, as typed (strings, so a half-typed number stays in its box), and the pure
@@ -23,30 +26,6 @@ export interface StrategyInputs {
   readonly entry_rule: string;
   readonly exit_rule: string;
 }
-
-export const STRATEGY_TYPES: readonly { value: StrategyType; label: string; options: boolean }[] = [
-  { value: 'equity_long', label: 'Equity, long', options: false },
-  { value: 'equity_short', label: 'Equity, short', options: false },
-  { value: 'custom', label: 'Custom', options: false },
-  { value: 'vertical_spread', label: 'Vertical spread (options)', options: true },
-  { value: 'iron_condor', label: 'Iron condor (options)', options: true },
-];
-
-export function strategyTypeLabel(type: StrategyType): string {
-  return STRATEGY_TYPES.find((entry) => entry.value === type)?.label ?? type;
-}
-
-/** Option strategies: their trades have legs, and the library backtest refuses them (no options data yet). */
-export function isOptionsType(type: StrategyType): boolean {
-  return STRATEGY_TYPES.some((entry) => entry.value === type && entry.options);
-}
-
-export const SIDE_CHOICES: readonly { value: AllowedSides | ''; label: string }[] = [
-  { value: '', label: 'No constraint' },
-  { value: 'buy', label: 'Buy only' },
-  { value: 'sell', label: 'Sell only' },
-  { value: 'buy,sell', label: 'Buy or sell' },
-];
 
 export const EMPTY_INPUTS: StrategyInputs = {
   name: '',
@@ -92,15 +71,6 @@ export function inputsOf(strategy: StrategyView): StrategyInputs {
     entry_rule: strategy.entry_rule ?? '',
     exit_rule: strategy.exit_rule ?? '',
   };
-}
-
-/** Tickers as typed ("spx, qqq  spx") → the stored list ("SPX,QQQ"): upper case, no blanks, no repeats. */
-export function normaliseSymbols(typed: string): string[] {
-  const symbols = typed
-    .toUpperCase()
-    .split(/[\s,]+/)
-    .filter((symbol) => symbol !== '');
-  return [...new Set(symbols)];
 }
 
 const number = (typed: string) => (typed.trim() === '' ? null : Number(typed));

@@ -5,7 +5,7 @@ import { formatMoney, formatPercent } from '../lab/format';
 import { Link } from '../router';
 import { Notice } from '../ui/form';
 import { isSignedOut } from './errors';
-import { SIDE_CHOICES, strategyTypeLabel } from './strategy-inputs';
+import { SIDE_CHOICES, strategyTypeLabel } from './strategy-labels';
 import type { StrategyView } from './types';
 
 /** The rules in one line: "SPX · at most $5,000 · buy only · target +20.00% · stop −10.00% · entry rule". */
