@@ -10,7 +10,8 @@ export const DEFAULT_STARTING_CAPITAL = 100_000;
 
 export const LibraryBacktestRequest = Type.Object(
   {
-    strategy_id: Type.Integer({ description: "One of the caller's library strategies", minimum: 1 }),
+    // At most 2^53 − 1, as the compliance check: a larger id is not carried exactly, and PostgreSQL's bigint refuses 1e300 (a 500).
+    strategy_id: Type.Integer({ description: "One of the caller's library strategies", minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
     start_date: Type.Optional(IsoDate('First day of the period (default: the first stored bar)')),
     end_date: Type.Optional(IsoDate('Last day of the period (default: the last stored bar)')),
     starting_capital: Type.Optional(

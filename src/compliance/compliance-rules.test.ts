@@ -262,6 +262,10 @@ describe('money', () => {
     [1000, '$1,000.00'],
     [1234567.891, '$1,234,567.89'],
     [-2.5, '-$2.50'],
+    // toFixed switches to exponent form from 1e21 on; a maximum or a qty × price that large must still read as money.
+    [1e21, '$1,000,000,000,000,000,000,000.00'],
+    [-1.5e21, '-$1,500,000,000,000,000,000,000.00'],
+    [Infinity, '$∞'],
   ])('formats %s as %s', (amount, text) => {
     expect(money(amount)).toBe(text);
   });

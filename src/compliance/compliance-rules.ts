@@ -202,8 +202,15 @@ function ironCondorProblem(legs: readonly OptionLeg[]): string | null {
   return ordered ? null : `An iron condor's strikes run ${shape}; these are ${strikes.join(', ')}.`;
 }
 
-/** `$1,234.50`: two decimals, thousands separated; the same on every machine (no locale data involved). */
+/**
+ * `$1,234.50`: two decimals, thousands separated; the same on every machine (no locale data involved).
+ * From 1e21 on `toFixed` writes an exponent, so such amounts (whole numbers at that size) go through BigInt;
+ * a qty × price that overflowed is `$∞`.
+ */
 export function money(amount: number): string {
-  const [whole, cents] = Math.abs(amount).toFixed(2).split('.') as [string, string];
-  return `${amount < 0 ? '-' : ''}$${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
+  const sign = amount < 0 ? '-' : '';
+  const size = Math.abs(amount);
+  if (!Number.isFinite(size)) return `${sign}$∞`;
+  const [whole, cents] = (size < 1e21 ? size.toFixed(2) : `${BigInt(size)}.00`).split('.') as [string, string];
+  return `${sign}$${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
 }

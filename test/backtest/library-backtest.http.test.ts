@@ -215,6 +215,9 @@ describeEachDialect('library backtest HTTP', (database) => {
       ['capital as text', { starting_capital: 'lots' }, 'validation_failed'],
       ['an unknown field', { leverage: 2 }, 'validation_failed'],
       ['a fractional strategy id', { strategy_id: 1.5 }, 'validation_failed'],
+      // Beyond 2^53 − 1 no id exists (nor is one carried exactly); PostgreSQL's bigint would fail on 1e300.
+      ['a strategy id above 2^53 − 1', { strategy_id: 9007199254740992 }, 'validation_failed'],
+      ['a strategy id of 1e300', { strategy_id: 1e300 }, 'validation_failed'],
       ['a symbol twice', { symbols: ['AAA', 'AAA'] }, 'duplicate_symbol'],
       ['no symbols', { symbols: [] }, 'no_symbols'],
       ['a lower-case ticker', { symbols: ['aaa'] }, 'invalid_symbol'],
