@@ -14,9 +14,16 @@ function newestInput(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newestInput(path.join(entry, name))));
 }
 
+/**
+ * What the build reads: the app, its config and dependencies, and the server code it bundles as values (the
+ * rule grammar for the strategy form's live check, the per-symbol trade statistics). A value import from
+ * elsewhere outside src/web must be listed here (test/web/build-inputs.test.ts checks).
+ */
+export const WEB_INPUTS = ['src/web', 'src/strategies/grammar', 'src/backtest/library/trade-stats.ts', 'vite.config.ts', 'package-lock.json'];
+
 export function webBuildIsStale() {
   if (!existsSync(builtIndex)) return true;
-  const inputs = ['src/web', 'vite.config.ts', 'package-lock.json'].map((name) => path.join(root, name)).filter(existsSync);
+  const inputs = WEB_INPUTS.map((name) => path.join(root, name)).filter(existsSync);
   return Math.max(...inputs.map(newestInput)) > statSync(builtIndex).mtimeMs;
 }
 

@@ -13,6 +13,11 @@ import { lazyPage } from './lazy-page';
 
 const LabPage = lazyPage(() => import('./lab/lab-page').then((module) => module.LabPage));
 const ComparePage = lazyPage(() => import('./lab/compare-page').then((module) => module.ComparePage));
+const LibraryPage = lazyPage(() => import('./library/library-page').then((module) => module.LibraryPage));
+const NewStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.NewStrategyPage));
+const EditStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.EditStrategyPage));
+const LibraryBacktestPage = lazyPage(() => import('./library/backtest-page').then((module) => module.LibraryBacktestPage));
+const CompliancePage = lazyPage(() => import('./library/compliance-page').then((module) => module.CompliancePage));
 
 interface Route {
   readonly title: string;
@@ -29,6 +34,11 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/sign-in': { title: 'Sign in', page: SignInPage },
   '/devices': { title: 'Your passkeys', page: DevicesPage },
   '/recover': { title: 'Recover your account', page: RecoverPage },
+  '/library': { title: 'Strategy library', page: LibraryPage },
+  '/library/new': { title: 'New strategy', page: NewStrategyPage },
+  '/library/edit': { title: 'Edit strategy', page: EditStrategyPage },
+  '/library/backtest': { title: 'Backtest a strategy', page: LibraryBacktestPage },
+  '/compliance': { title: 'Check a trade', page: CompliancePage },
 };
 
 export function App() {
@@ -48,6 +58,8 @@ function Header() {
   const { session, signOut } = useSession();
   const [signOutProblem, setSignOutProblem] = useState<string | undefined>(undefined);
   const current = (href: string) => (path === href ? { 'aria-current': 'page' as const } : {});
+  // The library's pages (list, form, backtest) and the trade check all sit under the one "Library" link.
+  const inLibrary = path === '/library' || path.startsWith('/library/') || path === '/compliance' ? { 'aria-current': 'page' as const } : {};
   return (
     <header class="site-header">
       <Link href="/" class="brand">
@@ -60,6 +72,11 @@ function Header() {
         <Link href="/compare" {...current('/compare')}>
           Compare
         </Link>
+        {session && (
+          <Link href="/library" {...inLibrary}>
+            Library
+          </Link>
+        )}
         {session && (
           <Link href="/devices" {...current('/devices')}>
             Passkeys

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchBrowser, type BrowserSession } from './rig/chromium.js';
 import { startWebServer, type WebServer } from './rig/server.js';
-
-/** Controls on the page without an accessible name: a label, aria-label(ledby), or (buttons, links) text. */
-const UNLABELLED_CONTROLS = `[...document.querySelectorAll('input, select, textarea, button, a[href]')]
-  .filter((el) => el.type !== 'hidden' && el.offsetParent !== null)
-  .filter((el) => {
-    if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')) return false;
-    if (el.labels && el.labels.length > 0) return false;
-    return !(el.tagName === 'BUTTON' || el.tagName === 'A') || el.textContent.trim() === '';
-  })
-  .map((el) => el.outerHTML.slice(0, 120))`;
+import { UNLABELLED_CONTROLS } from './rig/controls.js';
 
 describeInBrowser('the web app in Chromium', () => {
   let server: WebServer;
@@ -46,7 +37,22 @@ describeInBrowser('the web app in Chromium', () => {
 
   it('gives every control on every signed-out page an accessible name, and fits a 375 px screen', async () => {
     const { page } = browser;
-    const pages = ['/', '/compare', '/sign-up', '/sign-in', '/recover', '/verify-email?token=x', '/recover?token=x', '/devices'];
+    const pages = [
+      '/',
+      '/compare',
+      '/sign-up',
+      '/sign-in',
+      '/recover',
+      '/verify-email?token=x',
+      '/recover?token=x',
+      '/devices',
+      // Signed out, the library's pages say so and link to sign-in (they fetch nothing).
+      '/library',
+      '/library/new',
+      '/library/edit?id=1',
+      '/library/backtest?id=1',
+      '/compliance',
+    ];
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
       for (const path of pages) {

@@ -1,0 +1,141 @@
+import { useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { formatPercent } from '../lab/format';
+import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
+import { ResultsSection, RunActions } from '../lab/run-section';
+import { Link, useLocation } from '../router';
+import { Notice, TextField } from '../ui/form';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { placeApiError } from './errors';
+import { LibraryResults } from './library-results';
+import { LoadStrategy } from './load-strategy';
+import { SignedInPage } from './signed-in-page';
+import { isOptionsType, normaliseSymbols, strategyTypeLabel } from './strategy-labels';
+import type { LibraryBacktestRequest, LibraryBacktestResult, StrategyView } from './types';
+import { useRequest } from './use-request';
+
+interface BacktestInputs {
+  readonly symbols: string;
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly starting_capital: string;
+}
+
+const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period']);
+/** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest"). */
+const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', no_bars: 'period', invalid_period: 'end_date' };
+const place = (error: unknown) => placeApiError(error, CONTROLS, CONTROL_OF_CODE);
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function checkBacktestInputs(inputs: BacktestInputs): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (normaliseSymbols(inputs.symbols).length === 0) errors.symbols = 'Enter at least one ticker, such as SPX.';
+  if (!DAY.test(inputs.start_date)) errors.start_date = 'Enter the first day of the period.';
+  if (!DAY.test(inputs.end_date)) errors.end_date = 'Enter the last day of the period.';
+  else if (DAY.test(inputs.start_date) && inputs.end_date < inputs.start_date) errors.end_date = 'The end date must be on or after the start date.';
+  const capital = Number(inputs.starting_capital);
+  if (inputs.starting_capital.trim() === '' || !Number.isFinite(capital) || capital <= 0) errors.starting_capital = 'Enter a starting amount above $0.';
+  return errors;
+}
+
+/** `/library/backtest?id=N`: replay one library strategy over daily bars and show what came of it. */
+export function LibraryBacktestPage() {
+  const id = useLocation().query.get('id') ?? '';
+  return (
+    <SignedInPage title="Backtest a strategy" signedOut="to backtest your strategies." class="lab">
+      {() => <LoadStrategy key={id} id={id} render={(strategy) => <BacktestForm key={strategy.id} strategy={strategy} />} />}
+    </SignedInPage>
+  );
+}
+
+function BacktestForm(props: { strategy: StrategyView }) {
+  const { strategy } = props;
+  const [inputs, setInputs] = useState<BacktestInputs>({
+    // The allowlist is what the strategy may trade; without one, the demo data's symbol.
+    symbols: normaliseSymbols(strategy.entry_symbol_allowlist ?? '').join(', ') || DEFAULT_MARKET_INPUTS.symbol,
+    start_date: DEFAULT_MARKET_INPUTS.start_date,
+    end_date: DEFAULT_MARKET_INPUTS.end_date,
+    starting_capital: DEFAULT_MARKET_INPUTS.initial_capital,
+  });
+  const run = useRequest<LibraryBacktestResult>(place);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, run.errors);
+  const set = (key: keyof BacktestInputs, value: string) => setInputs((current) => ({ ...current, [key]: value }));
+  const errors = run.errors.fields;
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (run.running) return;
+    const found = checkBacktestInputs(inputs);
+    if (Object.keys(found).length > 0) return run.refuse({ fields: found });
+    const body: LibraryBacktestRequest = {
+      strategy_id: strategy.id,
+      symbols: normaliseSymbols(inputs.symbols),
+      start_date: inputs.start_date,
+      end_date: inputs.end_date,
+      starting_capital: Number(inputs.starting_capital),
+    };
+    await run.start(() => api.post<LibraryBacktestResult>('/api/backtest/run', body));
+  }
+
+  return (
+    <>
+      <p class="muted">
+        <strong>{strategy.name}</strong> ({strategyTypeLabel(strategy.strategy_type)}). <Link href={`/library/edit?id=${strategy.id}`}>Edit its rules</Link> ·{' '}
+        <Link href="/library">Back to your library</Link>
+      </p>
+      {isOptionsType(strategy.strategy_type) && (
+        <Notice kind="info">Backtests replay equity strategies only: there is no options data yet, so the server will refuse this one.</Notice>
+      )}
+      <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
+        <div class="form-grid wide">
+          <TextField
+            label="Symbols"
+            name="symbols"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellcheck={false}
+            hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
+            value={inputs.symbols}
+            error={errors.symbols}
+            onInput={(event) => set('symbols', event.currentTarget.value.toUpperCase())}
+          />
+          <fieldset class="period" aria-describedby={errors.period ? 'library-period-error' : undefined}>
+            <legend>Period</legend>
+            <div class="period__days">
+              <TextField label="Start date" type="date" name="start_date" required value={inputs.start_date} error={errors.start_date} onInput={(event) => set('start_date', event.currentTarget.value)} />
+              <TextField label="End date" type="date" name="end_date" required value={inputs.end_date} error={errors.end_date} onInput={(event) => set('end_date', event.currentTarget.value)} />
+            </div>
+            {errors.period && (
+              <p class="field__error" id="library-period-error" role="alert">
+                {errors.period}
+              </p>
+            )}
+          </fieldset>
+          <TextField
+            label="Starting capital ($)"
+            type="number"
+            name="starting_capital"
+            inputMode="decimal"
+            min={1}
+            step="any"
+            required
+            value={inputs.starting_capital}
+            error={errors.starting_capital}
+            onInput={(event) => set('starting_capital', event.currentTarget.value)}
+          />
+        </div>
+        <RunActions id="library-backtest-error" formError={run.errors.form} running={run.running} disabled={false} idle="Run backtest" busy="Running…" progress="Running backtest" />
+      </form>
+      <ResultsSection
+        id="library-results-heading"
+        running={run.running}
+        status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.stats.total_return)}.` : ''}
+        empty="Press “Run backtest” to replay the strategy's rules over the period."
+      >
+        {run.result && <LibraryResults result={run.result} strategyName={strategy.name} />}
+      </ResultsSection>
+    </>
+  );
+}

@@ -1,0 +1,187 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { useSession } from '../auth/session';
+import { Link, useLocation } from '../router';
+import { Field, Notice, TextField } from '../ui/form';
+import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { ComplianceOutcome } from './compliance-outcome';
+import { isSignedOut, placeApiError } from './errors';
+import { blankLegs, LegsEditor } from './legs-editor';
+import { checkTradeInputs, requestOf, type TradeInputs } from './trade-inputs';
+import { SignedInPage } from './signed-in-page';
+import { isOptionsType, strategyTypeLabel } from './strategy-labels';
+import type { ActiveStrategy, ComplianceResult, OrderSide, StrategyView } from './types';
+import { useRequest } from './use-request';
+
+const STATIC_CONTROLS = ['strategy_id', 'symbol', 'side', 'qty', 'price', 'order_type', 'legs'];
+const CONTROL_OF_CODE = { not_found: 'strategy_id' };
+
+/** A picker entry: the active strategies, plus the one the address names if it is inactive (the check then says so). */
+type Choice = ActiveStrategy & { readonly inactive?: boolean };
+
+/** `/compliance?id=N`: does a trade meet a strategy's rules? The same check the order routes enforce. */
+export function CompliancePage() {
+  return (
+    <SignedInPage title="Check a trade" signedOut="to check trades against your strategies.">
+      {() => <ComplianceForm />}
+    </SignedInPage>
+  );
+}
+
+function ComplianceForm() {
+  const { reload } = useSession();
+  const wanted = useLocation().query.get('id') ?? '';
+  const [choices, setChoices] = useState<readonly Choice[] | undefined>(undefined);
+  const [loadProblem, setLoadProblem] = useState<string | undefined>(undefined);
+  const [inputs, setInputs] = useState<TradeInputs>({ strategy_id: '', symbol: '', side: 'buy', qty: '', price: '', order_type: 'market', legs: [] });
+  const chosen = choices?.find((choice) => String(choice.id) === inputs.strategy_id);
+  const options = chosen !== undefined && isOptionsType(chosen.strategy_type);
+  const controls = new Set([...STATIC_CONTROLS, ...inputs.legs.flatMap((_, index) => [`legs.${index}`, `legs.${index}.symbol`, `legs.${index}.side`])]);
+  const check = useRequest<ComplianceResult>((error) => placeApiError(error, controls, CONTROL_OF_CODE));
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, check.errors);
+
+  const pick = (id: string, list: readonly Choice[]) => {
+    const strategy = list.find((choice) => String(choice.id) === id);
+    const legs = strategy?.strategy_type === 'iron_condor' ? 4 : strategy?.strategy_type === 'vertical_spread' ? 2 : 0;
+    setInputs((current) => ({ ...current, strategy_id: id, legs: blankLegs(legs) }));
+  };
+
+  useEffect(() => {
+    let current = true;
+    (async () => {
+      const active = await api.get<ActiveStrategy[]>('/api/strategies/active');
+      let list: Choice[] = active;
+      if (/^\d+$/.test(wanted) && !active.some((choice) => String(choice.id) === wanted)) {
+        // An inactive strategy named by the link: offer it anyway; its check reports that it is inactive.
+        const named = await api.get<StrategyView>(`/api/strategies/${wanted}`).catch(() => undefined);
+        if (named) list = [...active, { id: named.id, name: named.name, strategy_type: named.strategy_type, inactive: true }];
+      }
+      if (!current) return;
+      setChoices(list);
+      const initial = list.find((choice) => String(choice.id) === wanted) ?? list[0];
+      if (initial) pick(String(initial.id), list);
+    })().catch((error: unknown) => {
+      if (isSignedOut(error)) return void reload();
+      if (current) setLoadProblem(`Your strategies could not be loaded: ${placeApiError(error, new Set()).form}`);
+    });
+    return () => void (current = false);
+  }, [wanted]);
+
+  const set = <K extends keyof TradeInputs>(key: K, value: TradeInputs[K]) => setInputs((current) => ({ ...current, [key]: value }));
+  const errors = check.errors.fields;
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (check.running) return;
+    const found = checkTradeInputs(inputs, options);
+    if (Object.keys(found).length > 0) return check.refuse({ fields: found });
+    const body = requestOf(inputs, options);
+    await check.start(() => api.post<ComplianceResult>('/api/trading/compliance-check', body));
+  }
+
+  if (loadProblem) return <Notice kind="error">{loadProblem}</Notice>;
+  if (!choices) return <p class="muted">Loading your strategies…</p>;
+  if (choices.length === 0) {
+    return (
+      <p>
+        No active strategy to check against. <Link href="/library">Open your library</Link> to create one or switch one on.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p class="muted">The same check the order routes run: each rule of the strategy the trade breaks is listed with why.</p>
+      <form ref={form} class="compliance-form" noValidate onSubmit={submit} aria-describedby={check.errors.form ? 'compliance-form-error' : undefined}>
+        <div class="form-grid">
+          <Field label="Strategy" error={errors.strategy_id} hint={chosen ? `${strategyTypeLabel(chosen.strategy_type)}${chosen.inactive ? ', inactive' : ''}.` : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <select id={id} name="strategy_id" aria-describedby={describedBy} aria-invalid={invalid} value={inputs.strategy_id} onChange={(event) => pick(event.currentTarget.value, choices)}>
+                {choices.map((choice) => (
+                  <option key={choice.id} value={String(choice.id)}>
+                    {choice.name}
+                    {choice.inactive ? ' (inactive)' : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField
+            label="Symbol"
+            name="symbol"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellcheck={false}
+            hint={options ? 'The underlying, such as SPY.' : 'The ticker to trade, such as SPX.'}
+            value={inputs.symbol}
+            error={errors.symbol}
+            onInput={(event) => set('symbol', event.currentTarget.value.toUpperCase())}
+          />
+          <Field label="Side" error={errors.side}>
+            {({ id, describedBy, invalid }) => (
+              <select id={id} name="side" aria-describedby={describedBy} aria-invalid={invalid} value={inputs.side} onChange={(event) => set('side', event.currentTarget.value as OrderSide)}>
+                <option value="buy">Buy</option>
+                <option value="sell">Sell</option>
+              </select>
+            )}
+          </Field>
+          <TextField
+            label="Quantity"
+            name="qty"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            hint={options ? 'Contracts (each 100 shares).' : 'Shares.'}
+            value={inputs.qty}
+            error={errors.qty}
+            onInput={(event) => set('qty', event.currentTarget.value)}
+          />
+          <TextField
+            label="Price ($, optional)"
+            name="price"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            hint={
+              options
+                ? 'The net price per share of the whole order as quoted, a credit when selling (a contract is 100 shares).'
+                : 'Per share. Empty: the latest stored close stands in; a limit order needs one.'
+            }
+            value={inputs.price}
+            error={errors.price}
+            onInput={(event) => set('price', event.currentTarget.value)}
+          />
+          <Field label="Order type" error={errors.order_type}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                name="order_type"
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                value={inputs.order_type}
+                onChange={(event) => set('order_type', event.currentTarget.value as 'market' | 'limit')}
+              >
+                <option value="market">Market</option>
+                <option value="limit">Limit</option>
+              </select>
+            )}
+          </Field>
+        </div>
+        {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => set('legs', legs)} />}
+        {check.errors.form && (
+          <div id="compliance-form-error">
+            <Notice kind="error">{check.errors.form}</Notice>
+          </div>
+        )}
+        <div class="actions">
+          <button type="submit" disabled={check.running}>
+            {check.running ? 'Checking…' : 'Check trade'}
+          </button>
+        </div>
+      </form>
+      <ComplianceOutcome running={check.running} result={check.result} />
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { useFocusOn } from '../auth/focus';
+import { useSession } from '../auth/session';
+import { formatCount } from '../lab/format';
+import { Link, navigate, useLocation } from '../router';
+import { Notice } from '../ui/form';
+import { isSignedOut, placeApiError } from './errors';
+import { takeFlash } from './flash';
+import { SignedInPage } from './signed-in-page';
+import { StrategyItem } from './strategy-item';
+import type { StrategyView } from './types';
+
+/** Strategies per page: the API's default `limit`. */
+export const PAGE_SIZE = 50;
+
+type Message = { kind: 'success' | 'error'; text: string };
+
+/** `/library`: the signed-in person's strategies, optionally only the active ones, 50 to a page. */
+export function LibraryPage() {
+  return (
+    <SignedInPage title="Strategy library" signedOut="to see your strategy library.">
+      {() => <StrategyList />}
+    </SignedInPage>
+  );
+}
+
+/** `/library?active_only=1&offset=50` → the list's filter and page (the address keeps them over a reload). */
+function listQuery(query: URLSearchParams): { activeOnly: boolean; offset: number } {
+  const offset = Number(query.get('offset'));
+  return { activeOnly: query.get('active_only') === '1', offset: Number.isInteger(offset) && offset > 0 ? offset : 0 };
+}
+
+function listPath(activeOnly: boolean, offset: number): string {
+  const query = new URLSearchParams();
+  if (activeOnly) query.set('active_only', '1');
+  if (offset > 0) query.set('offset', String(offset));
+  const text = query.toString();
+  return text ? `/library?${text}` : '/library';
+}
+
+function countText(total: number, first: number, last: number, activeOnly: boolean): string {
+  const noun = `${activeOnly ? 'active ' : ''}${total === 1 ? 'strategy' : 'strategies'}`;
+  if (last - first + 1 < total) return `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} ${noun}`;
+  return `${formatCount(total)} ${noun}`;
+}
+
+function StrategyList() {
+  const { reload } = useSession();
+  const { activeOnly, offset } = listQuery(useLocation().query);
+  const [page, setPage] = useState<{ strategies: readonly StrategyView[]; total: number } | undefined>(undefined);
+  const [message, setMessage] = useState<Message | undefined>(() => {
+    const flash = takeFlash();
+    return flash ? { kind: 'success', text: flash } : undefined;
+  });
+  const messageRef = useFocusOn<HTMLDivElement>(message);
+
+  const load = useCallback(async () => {
+    try {
+      const path = `/api/strategies?limit=${PAGE_SIZE}&offset=${offset}${activeOnly ? '&active_only=1' : ''}`;
+      const { data, headers } = await api.getWithHeaders<StrategyView[]>(path);
+      const total = Number(headers.get('x-total-count') ?? data.length);
+      // The last page emptied (its strategies deleted elsewhere, or here): show the page before it.
+      if (data.length === 0 && offset > 0) return navigate(listPath(activeOnly, Math.max(0, offset - PAGE_SIZE)), { replace: true });
+      setPage({ strategies: data, total });
+    } catch (error) {
+      if (isSignedOut(error)) return void reload();
+      setMessage({ kind: 'error', text: `Your strategies could not be loaded: ${placeApiError(error, new Set()).form}` });
+    }
+  }, [activeOnly, offset, reload]);
+  useEffect(() => void load(), [load]);
+
+  const first = offset + 1;
+  const last = page ? offset + page.strategies.length : 0;
+  return (
+    <>
+      <div class="library__bar">
+        <Link href="/library/new" class="button">
+          New strategy
+        </Link>
+        <label class="check">
+          <input type="checkbox" checked={activeOnly} onChange={(event) => navigate(listPath(event.currentTarget.checked, 0), { replace: true })} /> Active only
+        </label>
+        <Link href="/compliance">Check a trade</Link>
+      </div>
+      {message && (
+        <div ref={messageRef} tabIndex={-1}>
+          <Notice kind={message.kind}>{message.text}</Notice>
+        </div>
+      )}
+      {!page && !message && <p class="muted">Loading your strategies…</p>}
+      {page && page.total === 0 && (
+        <p class="muted">
+          {activeOnly ? 'No active strategies. Clear “Active only” to see the inactive ones.' : 'Your library is empty. Create a strategy to backtest it and check trades against it.'}
+        </p>
+      )}
+      {page && page.strategies.length > 0 && (
+        <>
+          <p class="muted" id="strategies-count">
+            {countText(page.total, first, last, activeOnly)}
+          </p>
+          <ul class="strategies" aria-label="Your strategies" aria-describedby="strategies-count">
+            {page.strategies.map((strategy) => (
+              <StrategyItem
+                key={strategy.id}
+                strategy={strategy}
+                onDeleted={(name) => {
+                  setMessage({ kind: 'success', text: `Deleted “${name}”.` });
+                  void load();
+                }}
+              />
+            ))}
+          </ul>
+          {page.total > PAGE_SIZE && (
+            <nav class="pager" aria-label="Pages of strategies">
+              {offset > 0 && <Link href={listPath(activeOnly, Math.max(0, offset - PAGE_SIZE))}>← Previous {PAGE_SIZE}</Link>}
+              {last < page.total && <Link href={listPath(activeOnly, offset + PAGE_SIZE)}>Next {Math.min(PAGE_SIZE, page.total - last)} →</Link>}
+            </nav>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The Strategy Library API as the web app reads it (docs/strategies.md, docs/backtesting.md "Library backtest"):
+ * the server's own schemas and types, so the pages and the routes cannot drift apart. Type-only imports: nothing
+ * of the server is bundled.
+ */
+import type { Static } from 'typebox';
+import type { LibraryBacktestRequest as LibraryBacktestRequestSchema } from '../../backtest/library-backtest.schema';
+import type { ComplianceRequest as ComplianceRequestSchema, ComplianceResult as ComplianceResultSchema } from '../../compliance/compliance.schema';
+import type { ActiveStrategy as ActiveStrategySchema, ALLOWED_SIDES, Strategy, StrategyTypeName } from '../../strategies/strategies.schema';
+
+export type { ExitReason, LibraryBacktestResult, LibraryStats, LibraryTrade } from '../../backtest/library/types';
+
+export type StrategyType = StrategyTypeName;
+export type AllowedSides = (typeof ALLOWED_SIDES)[number];
+export type OrderSide = 'buy' | 'sell';
+
+/** One Strategy Library entry (create, read, update and list answers). Rule fields are null when unset. */
+export type StrategyView = Strategy;
+
+/** The fields a create or update sends: everything the person edits. */
+export type StrategyFields = Omit<StrategyView, 'id' | 'created_at' | 'updated_at'>;
+
+/** `GET /api/strategies/active`, one entry. */
+export type ActiveStrategy = Static<typeof ActiveStrategySchema>;
+
+/** `POST /api/trading/compliance-check`: request and answer (`violations[].rule` is one of the rule ids of docs/strategies.md). */
+export type ComplianceRequest = Static<typeof ComplianceRequestSchema>;
+export type ComplianceResult = Static<typeof ComplianceResultSchema>;
+
+/** `POST /api/backtest/run` body. */
+export type LibraryBacktestRequest = Static<typeof LibraryBacktestRequestSchema>;
