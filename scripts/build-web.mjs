@@ -16,10 +16,11 @@ function newestInput(entry) {
 
 /**
  * What the build reads: the app, its config and dependencies, and the server code it bundles as values (the
- * rule grammar for the strategy form's live check, the per-symbol trade statistics). A value import from
- * elsewhere outside src/web must be listed here (test/web/build-inputs.test.ts checks).
+ * rule grammar for the strategy form's live check and the indicators it computes with, the per-symbol trade
+ * statistics). Every file outside src/web that the app imports as a value, directly or through another such
+ * file, must be covered here (test/web/build-inputs.test.ts checks).
  */
-export const WEB_INPUTS = ['src/web', 'src/strategies/grammar', 'src/backtest/library/trade-stats.ts', 'vite.config.ts', 'package-lock.json'];
+export const WEB_INPUTS = ['src/web', 'src/strategies/grammar', 'src/backtest/engine/indicators.ts', 'src/backtest/library/trade-stats.ts', 'vite.config.ts', 'package-lock.json'];
 
 export function webBuildIsStale() {
   if (!existsSync(builtIndex)) return true;
