@@ -68,6 +68,15 @@ describe('strategy form values', () => {
     expect(patchBody(changed, SAVED)).toEqual({ entry_symbol_allowlist: null, exit_profit_target_pct: 0.08, entry_rule: null });
   });
 
+  it('sends no field the person left alone, even when the form cannot show the stored value exactly', () => {
+    // Stored through the API: a description with a trailing newline, a fraction with more digits than the form shows.
+    const stored: StrategyView = { ...SAVED, description: 'Dip buyer\n', exit_profit_target_pct: 0.123456789012345, exit_stop_loss_pct: -0.0333333333333333 };
+    expect(patchBody(inputsOf(stored), stored)).toEqual({});
+    expect(patchBody({ ...inputsOf(stored), name: 'Renamed' }, stored)).toEqual({ name: 'Renamed' });
+    // A field that is changed is still sent, and cleared as null.
+    expect(patchBody({ ...inputsOf(stored), exit_profit_target_pct: '12', description: '' }, stored)).toEqual({ exit_profit_target_pct: 0.12, description: '' });
+  });
+
   it('checks what it can before sending, keyed by the API field names', () => {
     const errors = checkStrategyInputs({
       ...EMPTY_INPUTS,

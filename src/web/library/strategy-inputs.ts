@@ -103,9 +103,17 @@ export function createBody(inputs: StrategyInputs): Partial<StrategyFields> {
   return Object.fromEntries(Object.entries(fieldsOf(inputs)).filter(([, value]) => value !== null));
 }
 
-/** The PATCH body: only what changed, with null clearing a rule field. Empty when nothing changed. */
+/**
+ * The PATCH body: only what changed, with null clearing a rule field. Empty when nothing changed. A field whose
+ * box still holds what the form showed for the stored value is left out, so a value the form cannot show
+ * exactly (a fraction with more than 12 significant digits, a description with surrounding spaces) is not
+ * rewritten by an edit of another field.
+ */
 export function patchBody(inputs: StrategyInputs, saved: StrategyView): Partial<StrategyFields> {
-  return Object.fromEntries(Object.entries(fieldsOf(inputs)).filter(([key, value]) => saved[key as keyof StrategyFields] !== value));
+  const shown = inputsOf(saved);
+  return Object.fromEntries(
+    Object.entries(fieldsOf(inputs)).filter(([key, value]) => inputs[key as keyof StrategyInputs] !== shown[key as keyof StrategyInputs] && saved[key as keyof StrategyFields] !== value),
+  );
 }
 
 type Errors = Record<string, string>;
