@@ -306,6 +306,30 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     expect(listed[0]).toMatch(/^Legs \(leg_structure\): /);
     await shot('legs');
     expect(browser.errors).toEqual([]);
+
+    // A link naming a strategy that is not in the library says so, rather than silently checking another one.
+    await page.goto(`${server.origin}/compliance?id=999999`);
+    await heading(page, 'Check a trade');
+    await page.getByText('Your library has no strategy 999999').waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('Strategy', { exact: true }).inputValue()).toBe(String(id));
+    expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
+    browser.errors.length = 0;
+
+    // Editing sends only what changed; an emptied field is sent as null.
+    await page.goto(`${server.origin}/library/edit?id=${id}`);
+    await heading(page, 'Edit strategy');
+    expect(await page.getByLabel('Name').inputValue()).toBe('SPY condor');
+    expect(await page.getByLabel('Allowed symbols').inputValue()).toBe('SPY');
+    await page.getByLabel('Allowed symbols').fill('');
+    await page.getByLabel('Minimum credit ($)').fill('1.3');
+    await page.getByLabel('Profit target (%)').fill('7');
+    const patched = page.waitForRequest((request) => request.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await patched).postDataJSON()).toEqual({ entry_symbol_allowlist: null, credit_min_amount: 1.3, exit_profit_target_pct: 0.07 });
+    await page.getByText('Saved the changes to “SPY condor”.').waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Saved the changes to “SPY condor”.');
+    expect(await item(page, 'SPY condor').innerText()).toContain('any symbol · target +7.00%');
+    expect(browser.errors).toEqual([]);
   });
 
   it('pages a long library 50 at a time, with the count from X-Total-Count', async () => {

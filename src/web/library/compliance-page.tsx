@@ -33,6 +33,8 @@ function ComplianceForm() {
   const wanted = useLocation().query.get('id') ?? '';
   const [choices, setChoices] = useState<readonly Choice[] | undefined>(undefined);
   const [loadProblem, setLoadProblem] = useState<string | undefined>(undefined);
+  /** The address named a strategy the library does not have (deleted, or not this person's). */
+  const [missing, setMissing] = useState<string | undefined>(undefined);
   const [inputs, setInputs] = useState<TradeInputs>({ strategy_id: '', symbol: '', side: 'buy', qty: '', price: '', order_type: 'market', legs: [] });
   const chosen = choices?.find((choice) => String(choice.id) === inputs.strategy_id);
   const options = chosen !== undefined && isOptionsType(chosen.strategy_type);
@@ -59,6 +61,8 @@ function ComplianceForm() {
       }
       if (!current) return;
       setChoices(list);
+      const found = wanted === '' || list.some((choice) => String(choice.id) === wanted);
+      setMissing(found ? undefined : `Your library has no strategy ${wanted}: it was deleted, or the address is wrong.`);
       const initial = list.find((choice) => String(choice.id) === wanted) ?? list[0];
       if (initial) pick(String(initial.id), list);
     })().catch((error: unknown) => {
@@ -84,13 +88,17 @@ function ComplianceForm() {
   if (!choices) return <p class="muted">Loading your strategies…</p>;
   if (choices.length === 0) {
     return (
-      <p>
-        No active strategy to check against. <Link href="/library">Open your library</Link> to create one or switch one on.
-      </p>
+      <>
+        {missing && <Notice kind="error">{missing}</Notice>}
+        <p>
+          No active strategy to check against. <Link href="/library">Open your library</Link> to create one or switch one on.
+        </p>
+      </>
     );
   }
   return (
     <>
+      {missing && <Notice kind="error">{`${missing} Choose the strategy to check against below.`}</Notice>}
       <p class="muted">The same check the order routes run: each rule of the strategy the trade breaks is listed with why.</p>
       <form ref={form} class="compliance-form" noValidate onSubmit={submit} aria-describedby={check.errors.form ? 'compliance-form-error' : undefined}>
         <div class="form-grid">
