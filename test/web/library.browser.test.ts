@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signUpAndSignIn } from './rig/account.js';
 import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession } from './rig/chromium.js';
 import { UNLABELLED_CONTROLS } from './rig/controls.js';
-import { expectFieldError, failedLoad } from './rig/lab-page.js';
+import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
 const EMAIL = 'lena@example.com';
@@ -354,6 +354,21 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await page.waitForURL(`${server.origin}/library?active_only=1`);
     const active = (await strategies()).filter((row) => Boolean(row.is_active)).length;
     await page.getByText(`${active} active strategies`).waitFor();
+
+    // A slow answer for the filter the person has already left does not replace the list shown since.
+    await page.getByLabel('Active only').uncheck();
+    await page.getByText('Showing 1–50 of 53 strategies').waitFor();
+    const slow = await holdNext(page, '**/api/strategies*active_only=1*');
+    await page.getByLabel('Active only').check();
+    const unfiltered = page.waitForResponse((response) => response.url().includes('/api/strategies?') && !response.url().includes('active_only'));
+    await page.getByLabel('Active only').uncheck();
+    await unfiltered;
+    await page.getByText('Showing 1–50 of 53 strategies').waitFor();
+    const late = page.waitForResponse(/active_only=1/);
+    await slow.release();
+    await late;
+    await page.waitForTimeout(300);
+    expect(await page.locator('#strategies-count').innerText()).toBe('Showing 1–50 of 53 strategies');
     expect(browser.errors).toEqual([]);
   });
 });

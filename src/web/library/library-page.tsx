@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
@@ -55,15 +55,20 @@ function StrategyList() {
   });
   const messageRef = useFocusOn<HTMLDivElement>(message);
 
+  // Only the latest load may show its answer: a slow one for a filter or page already left is dropped.
+  const loads = useRef(0);
   const load = useCallback(async () => {
+    const call = (loads.current += 1);
     try {
       const path = `/api/strategies?limit=${PAGE_SIZE}&offset=${offset}${activeOnly ? '&active_only=1' : ''}`;
       const { data, headers } = await api.getWithHeaders<StrategyView[]>(path);
+      if (call !== loads.current) return;
       const total = Number(headers.get('x-total-count') ?? data.length);
       // The last page emptied (its strategies deleted elsewhere, or here): show the page before it.
       if (data.length === 0 && offset > 0) return navigate(listPath(activeOnly, Math.max(0, offset - PAGE_SIZE)), { replace: true });
       setPage({ strategies: data, total });
     } catch (error) {
+      if (call !== loads.current) return;
       if (isSignedOut(error)) return void reload();
       setMessage({ kind: 'error', text: `Your strategies could not be loaded: ${placeApiError(error, new Set()).form}` });
     }
