@@ -61,7 +61,8 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await page.getByLabel('Description (optional)').fill('Above its 10-day average, out below the 30-day one.');
     await page.getByLabel('Allowed symbols').pressSequentially('spx');
     expect(await page.getByLabel('Allowed symbols').inputValue()).toBe('SPX');
-    await page.getByLabel('Max position size ($)').fill('5000');
+    // Typed with a thousands separator: a text box, read by our own parser (a number box would report it empty, "no limit").
+    await page.getByLabel('Max position size ($)').fill('5,000');
     await page.getByLabel('Allowed sides').selectOption({ label: 'Buy only' });
     await page.getByLabel('Profit target (%)').fill('20');
     await page.getByText('Stored as the fraction 0.2.').waitFor();

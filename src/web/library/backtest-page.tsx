@@ -7,6 +7,7 @@ import { Link, useLocation } from '../router';
 import { Notice, TextField } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { placeApiError } from './errors';
+import { decimalOf } from './decimal-text';
 import { LibraryResults } from './library-results';
 import { LoadStrategy } from './load-strategy';
 import { SignedInPage } from './signed-in-page';
@@ -34,7 +35,7 @@ export function checkBacktestInputs(inputs: BacktestInputs): Record<string, stri
   if (!DAY.test(inputs.start_date)) errors.start_date = 'Enter the first day of the period.';
   if (!DAY.test(inputs.end_date)) errors.end_date = 'Enter the last day of the period.';
   else if (DAY.test(inputs.start_date) && inputs.end_date < inputs.start_date) errors.end_date = 'The end date must be on or after the start date.';
-  const capital = Number(inputs.starting_capital);
+  const capital = decimalOf(inputs.starting_capital);
   if (inputs.starting_capital.trim() === '' || !Number.isFinite(capital) || capital <= 0) errors.starting_capital = 'Enter a starting amount above $0.';
   return errors;
 }
@@ -74,7 +75,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
       symbols: normaliseSymbols(inputs.symbols),
       start_date: inputs.start_date,
       end_date: inputs.end_date,
-      starting_capital: Number(inputs.starting_capital),
+      starting_capital: decimalOf(inputs.starting_capital),
     };
     await run.start(() => api.post<LibraryBacktestResult>('/api/backtest/run', body));
   }
@@ -115,11 +116,8 @@ function BacktestForm(props: { strategy: StrategyView }) {
           </fieldset>
           <TextField
             label="Starting capital ($)"
-            type="number"
             name="starting_capital"
             inputMode="decimal"
-            min={1}
-            step="any"
             required
             value={inputs.starting_capital}
             error={errors.starting_capital}

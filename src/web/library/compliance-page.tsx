@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError } from '../api';
 import { useSession } from '../auth/session';
 import { Link, useLocation } from '../router';
 import { Field, Notice, TextField } from '../ui/form';
@@ -47,6 +47,7 @@ function ComplianceForm() {
     const strategy = list.find((choice) => String(choice.id) === id);
     const legs = strategy?.strategy_type === 'iron_condor' ? 4 : strategy?.strategy_type === 'vertical_spread' ? 2 : 0;
     setInputs((current) => ({ ...current, strategy_id: id, legs: blankLegs(legs) }));
+    check.clear();
   };
 
   useEffect(() => {
@@ -54,9 +55,13 @@ function ComplianceForm() {
     (async () => {
       const active = await api.get<ActiveStrategy[]>('/api/strategies/active');
       let list: Choice[] = active;
-      if (/^\d+$/.test(wanted) && !active.some((choice) => String(choice.id) === wanted)) {
+      if (/^[1-9]\d*$/.test(wanted) && !active.some((choice) => String(choice.id) === wanted)) {
         // An inactive strategy named by the link: offer it anyway; its check reports that it is inactive.
-        const named = await api.get<StrategyView>(`/api/strategies/${wanted}`).catch(() => undefined);
+        // Only a 404 means "not in your library"; any other failure is a load problem, said as such.
+        const named = await api.get<StrategyView>(`/api/strategies/${wanted}`).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        });
         if (named) list = [...active, { id: named.id, name: named.name, strategy_type: named.strategy_type, inactive: true }];
       }
       if (!current) return;
@@ -136,10 +141,7 @@ function ComplianceForm() {
           <TextField
             label="Quantity"
             name="qty"
-            type="number"
             inputMode="numeric"
-            min={1}
-            step={1}
             hint={options ? 'Contracts (each 100 shares).' : 'Shares.'}
             value={inputs.qty}
             error={errors.qty}
@@ -148,10 +150,7 @@ function ComplianceForm() {
           <TextField
             label="Price ($, optional)"
             name="price"
-            type="number"
             inputMode="decimal"
-            min={0}
-            step="any"
             hint={
               options
                 ? 'The net price per share of the whole order as quoted, a credit when selling (a contract is 100 shares).'

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
 import { ruleProblem } from '../../strategies/grammar/index';
 import { checkTradeInputs, MAX_QTY, requestOf, type TradeInputs } from './trade-inputs';
+import { decimalOf } from './decimal-text';
 import { placeApiError } from './errors';
 import { columnOf, lineAt } from './rule-editor';
 import { MAX_QTY as SERVER_MAX_QTY } from '../../compliance/compliance.schema';
@@ -146,5 +147,25 @@ describe('the trade check form', () => {
       price: 'A limit order needs its limit price.',
       'legs.0.symbol': 'Not an OCC option symbol: SPY261218C00450000 is the form.',
     });
+  });
+});
+
+describe('amounts typed in the text boxes', () => {
+  it.each([
+    ['5000', 5000],
+    ['5,000', 5000],
+    ['1,234,567.5', 1234567.5],
+    [' 0.5 ', 0.5],
+    ['.5', 0.5],
+    ['-10', -10],
+  ])('reads %j as %d', (typed, value) => expect(decimalOf(typed)).toBe(value));
+
+  it.each(['1e3', '0x10', '5,00', '12,3456', '$5', '5%', '1e', '-', '.', 'Infinity', '1.2.3'])('refuses %j', (typed) => {
+    expect(decimalOf(typed)).toBeNaN();
+  });
+
+  it('refuses an amount it cannot read instead of taking it for "no limit"', () => {
+    expect(checkStrategyInputs({ ...EMPTY_INPUTS, name: 'x', entry_max_position_size: '5.000,00' }).entry_max_position_size).toMatch(/dollar amount/);
+    expect(createBody({ ...EMPTY_INPUTS, name: 'x', entry_max_position_size: '5,000' }).entry_max_position_size).toBe(5000);
   });
 });

@@ -14,7 +14,7 @@ export function LoadStrategy(props: { id: string; render: (strategy: StrategyVie
   const [problem, setProblem] = useState<string | undefined>(undefined);
   useEffect(() => {
     let current = true;
-    if (!/^\d+$/.test(props.id)) {
+    if (!/^[1-9]\d*$/.test(props.id)) {
       setProblem('This address names no strategy.');
       return;
     }

@@ -82,10 +82,7 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Max position size ($)"
             name="entry_max_position_size"
-            type="number"
             inputMode="decimal"
-            min={0}
-            step="any"
             hint="Most dollars one trade may commit (quantity × price). Empty: no limit."
             value={value.entry_max_position_size}
             error={errors.entry_max_position_size}
@@ -125,10 +122,7 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Profit target (%)"
             name="exit_profit_target_pct"
-            type="number"
             inputMode="decimal"
-            min={0}
-            step="any"
             hint={`Close when the gain reaches this percent of the entry price (of the credit received, for credit strategies). Empty: none.${storedAs(value.exit_profit_target_pct, 1)}`}
             value={value.exit_profit_target_pct}
             error={errors.exit_profit_target_pct}
@@ -137,9 +131,7 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Stop loss (%)"
             name="exit_stop_loss_pct"
-            type="number"
             inputMode="decimal"
-            step="any"
             hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 %. Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
             value={value.exit_stop_loss_pct}
             error={errors.exit_stop_loss_pct}
@@ -162,10 +154,7 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Minimum credit ($)"
             name="credit_min_amount"
-            type="number"
             inputMode="decimal"
-            min={0}
-            step="any"
             hint="Credit strategies: the least net credit an entry must collect. Empty: no minimum."
             value={value.credit_min_amount}
             error={errors.credit_min_amount}
@@ -174,10 +163,7 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Max days to expiry"
             name="exit_max_dte"
-            type="number"
             inputMode="numeric"
-            min={1}
-            step={1}
             hint="The most days to expiration an entry's legs may have. Empty: no limit."
             value={value.exit_max_dte}
             error={errors.exit_max_dte}

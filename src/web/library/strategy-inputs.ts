@@ -1,3 +1,4 @@
+import { decimalOf } from './decimal-text';
 import { ruleProblem } from '../../strategies/grammar/index';
 import { normaliseSymbols } from './strategy-labels';
 import type { AllowedSides, StrategyFields, StrategyType, StrategyView } from './types';
@@ -73,7 +74,7 @@ export function inputsOf(strategy: StrategyView): StrategyInputs {
   };
 }
 
-const number = (typed: string) => (typed.trim() === '' ? null : Number(typed));
+const number = (typed: string) => (typed.trim() === '' ? null : decimalOf(typed));
 
 /** The request fields of the form: every field, null where empty. Assumes `checkStrategyInputs` found nothing. */
 export function fieldsOf(inputs: StrategyInputs): StrategyFields {
@@ -129,7 +130,7 @@ export const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
 
 function checkNumber(errors: Errors, key: keyof StrategyInputs, typed: string, test: (value: number) => boolean, message: string): void {
   if (typed.trim() === '') return;
-  const value = Number(typed);
+  const value = decimalOf(typed);
   if (!Number.isFinite(value) || !test(value)) errors[key] = message;
 }
 

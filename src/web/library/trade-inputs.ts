@@ -1,3 +1,4 @@
+import { decimalOf } from './decimal-text';
 import type { ComplianceRequest, OrderSide } from './types';
 
 /** An OCC option symbol: root (1–6 letters), expiry YYMMDD, C or P, strike × 1000 in 8 digits. */
@@ -27,9 +28,9 @@ export function checkTradeInputs(inputs: TradeInputs, options: boolean): Record<
   const errors: Record<string, string> = {};
   if (!inputs.strategy_id) errors.strategy_id = 'Choose the strategy to check against.';
   if (!inputs.symbol.trim()) errors.symbol = 'Enter the ticker to trade, such as SPX.';
-  const qty = Number(inputs.qty);
+  const qty = decimalOf(inputs.qty);
   if (inputs.qty.trim() === '' || !Number.isInteger(qty) || qty < 1 || qty > MAX_QTY) errors.qty = 'Enter a whole number of shares or contracts, 1 or more.';
-  const price = Number(inputs.price);
+  const price = decimalOf(inputs.price);
   if (inputs.price.trim() !== '' && (!Number.isFinite(price) || price <= 0)) errors.price = 'Enter a price above 0, or leave it empty.';
   else if (inputs.price.trim() === '' && inputs.order_type === 'limit') errors.price = 'A limit order needs its limit price.';
   if (options) {
@@ -45,9 +46,9 @@ export function requestOf(inputs: TradeInputs, options: boolean): ComplianceRequ
   return {
     strategy_id: Number(inputs.strategy_id),
     symbol: inputs.symbol.trim().toUpperCase(),
-    qty: Number(inputs.qty),
+    qty: decimalOf(inputs.qty),
     side: inputs.side,
-    ...(inputs.price.trim() ? { price: Number(inputs.price) } : {}),
+    ...(inputs.price.trim() ? { price: decimalOf(inputs.price) } : {}),
     order_type: inputs.order_type,
     ...(options && legs.length > 0 ? { legs } : {}),
   };

@@ -9,7 +9,10 @@ export interface Request<T> {
   readonly errors: FormErrors;
   /** Sends one request unless one is in flight; a refusal goes through `place` to the form's controls. */
   start(request: () => Promise<T>): Promise<void>;
+  /** Shows refusals found before sending; the last result goes, as it no longer answers what the form holds. */
   refuse(errors: FormErrors): void;
+  /** Forgets the last result and errors (the form now asks something else). */
+  clear(): void;
 }
 
 /**
@@ -38,12 +41,23 @@ export function useRequest<T>(place: (error: unknown) => FormErrors): Request<T>
         if (mounted.current) setResult(answer);
       } catch (error) {
         if (isSignedOut(error)) void reload();
-        else if (mounted.current) setErrors(place(error));
+        else if (mounted.current) {
+          // A refused request leaves no earlier answer on screen under its error.
+          setResult(undefined);
+          setErrors(place(error));
+        }
       } finally {
         inFlight.current = false;
         if (mounted.current) setRunning(false);
       }
     },
-    refuse: setErrors,
+    refuse(found) {
+      setResult(undefined);
+      setErrors(found);
+    },
+    clear() {
+      setResult(undefined);
+      setErrors(NO_ERRORS);
+    },
   };
 }
