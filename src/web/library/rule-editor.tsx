@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { ruleProblem } from '../../strategies/grammar/index';
 
 /** How long typing must pause before a screen reader hears the rule's state (not at every keystroke). */
@@ -32,7 +32,10 @@ export function RuleEditor(props: { name: string; label: string; hint: string; v
   const message = live?.message ?? props.error;
   const column = live?.column ?? (message ? columnOf(message) : undefined);
   const [announced, setAnnounced] = useState('');
+  // Nothing to announce for the text the page opened with: only what the person types is news.
+  const typed = useRef(false);
   useEffect(() => {
+    if (!typed.current) return;
     const timer = setTimeout(() => setAnnounced(live ? `${props.label}: ${live.message}` : value.trim() ? `${props.label} is valid.` : ''), ANNOUNCE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [live?.message, value.trim() === '']);
@@ -52,7 +55,10 @@ export function RuleEditor(props: { name: string; label: string; hint: string; v
         aria-invalid={Boolean(message)}
         aria-describedby={describedBy}
         value={value}
-        onInput={(event) => props.onInput(event.currentTarget.value)}
+        onInput={(event) => {
+          typed.current = true;
+          props.onInput(event.currentTarget.value);
+        }}
       />
       <p class="field__hint" id={`${id}-hint`}>
         {props.hint}

@@ -51,9 +51,18 @@ export function IdentityFields(props: { value: StrategyInputs; errors: Errors; s
       </Field>
       <div class="field field--check">
         <label class="check">
-          <input type="checkbox" name="is_active" checked={value.is_active} onChange={(event) => set('is_active', event.currentTarget.checked)} /> Active
+          <input
+            type="checkbox"
+            name="is_active"
+            aria-describedby="strategy-active-hint"
+            checked={value.is_active}
+            onChange={(event) => set('is_active', event.currentTarget.checked)}
+          />{' '}
+          Active
         </label>
-        <p class="field__hint">Only active strategies are offered when checking a trade.</p>
+        <p class="field__hint" id="strategy-active-hint">
+          Only active strategies are offered when checking a trade.
+        </p>
       </div>
     </div>
   );
