@@ -16,33 +16,12 @@ import {
   defaultParameters,
   runTemplateBacktest,
 } from '../src/backtest/engine/index.js';
+import { cpuTime, round, summary, time } from './measure.js';
 
 const BARS = Number(process.env.BENCH_ENGINE_BARS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 11);
 const COMPARE_RUNS = Number(process.env.BENCH_ENGINE_COMPARE_RUNS ?? 200);
 const CAPITAL = 100_000;
-
-function time(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-/** CPU milliseconds this process spent in `fn` (user + system): time on a core, not time waiting for one. */
-function cpuTime(fn: () => unknown): number {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
-function summary(samples: number[]): { median: number; p95: number; min: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0]! };
-}
-
-const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 function main(): void {
   const walk = randomWalkBars(BARS, 42);

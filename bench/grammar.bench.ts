@@ -17,6 +17,7 @@ import type { BarSeries } from '../src/backtest/engine/types.js';
 import { compileRule, ruleProblem } from '../src/strategies/grammar/index.js';
 import { findTemplate, runTemplateBacktest } from '../src/backtest/engine/index.js';
 import { replayStrategy } from '../src/backtest/library/replay.js';
+import { cpuTime, round, summary, time } from './measure.js';
 
 const BARS = Number(process.env.BENCH_GRAMMAR_BARS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_GRAMMAR_RUNS ?? 11);
@@ -55,27 +56,6 @@ const COMPILE_INPUTS: readonly { name: string; source: string }[] = [
   { name: 'flat chain of 121 additions', source: `close${' + close'.repeat(120)} > 1` },
   { name: '1,000,000 characters (refused by length)', source: 'x'.repeat(1_000_000) },
 ];
-
-function time(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-function cpuTime(fn: () => unknown): number {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
-function summary(samples: number[]): { median: number; p95: number; min: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0]! };
-}
-
-const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 export function runGrammarBench(): void {
   const walk = randomWalkBars(BARS, 42);
