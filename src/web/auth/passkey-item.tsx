@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
+import { ConfirmDelete } from '../ui/confirm-delete';
 import { Notice, TextField } from '../ui/form';
 import type { CredentialView } from '../../auth/credential-view';
 import { explainPasskeyError } from './passkeys';
@@ -119,21 +120,11 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
         </form>
       )}
       {mode === 'confirm-delete' && (
-        <div class="passkey__confirm" role="group" aria-label={`Delete ${name}?`}>
-          <p>
-            <strong>Delete {name}?</strong> It will no longer sign in to tradelab
-            {passkey.current ? ', and this browser will be signed out (you signed in with it)' : ''}. Browsers signed in with it are
-            signed out.
-          </p>
-          <div class="actions">
-            <button type="button" class="danger" onClick={remove} disabled={busy} autoFocus>
-              Delete passkey
-            </button>
-            <button type="button" class="secondary" onClick={() => setMode('view')} disabled={busy}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmDelete class="passkey__confirm" name={name} deleteLabel="Delete passkey" busy={busy} onDelete={remove} onKeep={() => setMode('view')}>
+          <strong>Delete {name}?</strong> It will no longer sign in to tradelab
+          {passkey.current ? ', and this browser will be signed out (you signed in with it)' : ''}. Browsers signed in with it are
+          signed out.
+        </ConfirmDelete>
       )}
       {problem && <Notice kind="error">{problem}</Notice>}
       {mode === 'view' && (

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { ChartCredit } from './backtest-results';
+import { ChartCredit } from './equity-charts';
 import { formatCount, formatDay, formatDays, formatMoney, formatPercent, formatRatio, formatWholeMoney, signClass } from './format';
 import { MetricValue } from './metric-cards';
 import { SeriesChart, type ChartLine } from './series-chart';

@@ -1,11 +1,25 @@
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, NONE, signClass } from './format';
 import type { BacktestResult } from './types';
 
-interface Metric {
+/** One summary statistic, as a card shows it: `tone` is the class of a gain or a loss. */
+export interface Metric {
   readonly label: string;
   readonly value: string;
   readonly explanation: string;
   readonly tone?: string;
+}
+
+/** The statistics of the round trips, alike in the lab and the library: win rate to average loss. */
+export type RoundTripStats = Pick<BacktestResult, 'win_rate' | 'profit_factor' | 'total_trades' | 'winning_trades' | 'losing_trades' | 'avg_profit' | 'avg_loss'>;
+
+export function roundTripMetrics(stats: RoundTripStats): Metric[] {
+  return [
+    { label: 'Win rate', value: formatPercent(stats.win_rate), explanation: 'Winning round trips ÷ all round trips.' },
+    { label: 'Profit factor', value: formatRatio(stats.profit_factor), explanation: 'Gross profit ÷ gross loss; none without a losing trade.' },
+    { label: 'Trades won / lost', value: `${formatCount(stats.winning_trades)} / ${formatCount(stats.losing_trades)}`, explanation: `Of ${formatCount(stats.total_trades)} round trips; break-even is neither.` },
+    { label: 'Avg profit', value: formatMoney(stats.avg_profit), tone: signClass(stats.avg_profit), explanation: 'Mean P&L of the winning round trips.' },
+    { label: 'Avg loss', value: formatMoney(stats.avg_loss), tone: signClass(stats.avg_loss), explanation: 'Mean P&L of the losing round trips.' },
+  ];
 }
 
 function metricsOf(result: BacktestResult): Metric[] {
@@ -14,11 +28,7 @@ function metricsOf(result: BacktestResult): Metric[] {
     { label: 'Annualized return', value: formatPercent(result.annualized_return), tone: signClass(result.annualized_return), explanation: 'The yearly rate that compounds to the total return.' },
     { label: 'Sharpe ratio', value: formatRatio(result.sharpe_ratio), explanation: 'Mean ÷ standard deviation of daily returns × √252 (risk-free rate 0).' },
     { label: 'Max drawdown', value: formatPercent(result.max_drawdown), tone: signClass(result.max_drawdown), explanation: 'The deepest fall of equity below its running peak.' },
-    { label: 'Win rate', value: formatPercent(result.win_rate), explanation: 'Winning round trips ÷ all round trips.' },
-    { label: 'Profit factor', value: formatRatio(result.profit_factor), explanation: 'Gross profit ÷ gross loss; none without a losing trade.' },
-    { label: 'Trades won / lost', value: `${formatCount(result.winning_trades)} / ${formatCount(result.losing_trades)}`, explanation: `Of ${formatCount(result.total_trades)} round trips; break-even is neither.` },
-    { label: 'Avg profit', value: formatMoney(result.avg_profit), tone: signClass(result.avg_profit), explanation: 'Mean P&L of the winning round trips.' },
-    { label: 'Avg loss', value: formatMoney(result.avg_loss), tone: signClass(result.avg_loss), explanation: 'Mean P&L of the losing round trips.' },
+    ...roundTripMetrics(result),
     { label: 'Avg holding', value: formatDays(result.avg_holding_days), explanation: 'Mean calendar days from buy to sell.' },
     { label: 'Final capital', value: formatMoney(result.final_capital), explanation: `Equity on the last bar, from ${formatMoney(result.initial_capital)}.` },
   ];
@@ -29,9 +39,14 @@ function metricsOf(result: BacktestResult): Metric[] {
  * without a denominator (no trades, no losses, flat equity) is null and shows as "—".
  */
 export function MetricCards(props: { result: BacktestResult }) {
+  return <MetricCardList metrics={metricsOf(props.result)} />;
+}
+
+/** Statistics as cards: a name, a value and, beneath it (and on hover), what the value means. */
+export function MetricCardList(props: { metrics: readonly Metric[] }) {
   return (
     <dl class="metric-cards">
-      {metricsOf(props.result).map((metric) => (
+      {props.metrics.map((metric) => (
         <div class="metric-card" key={metric.label} title={metric.explanation}>
           <dt>{metric.label}</dt>
           <dd class={`metric-card__value ${metric.tone ?? ''}`}>

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { formErrorsFromApi, NO_ERRORS, type FormErrors } from './form-errors';
+import { useOneRequest } from '../ui/use-one-request';
+import { formErrorsFromApi, type FormErrors } from './form-errors';
 
 export interface Run<T> {
   readonly running: boolean;
@@ -12,39 +12,16 @@ export interface Run<T> {
 }
 
 /**
- * One request at a time, for a form whose run may take a while. The in-flight check is a ref, not the
- * `running` state, so two submits before the next render (a repeated Enter) still send one request; an
- * answer arriving after the page has gone is dropped.
+ * One lab run at a time (ui/use-one-request.ts). A refusal is placed on the form by the API's field names
+ * and the template parameters sent; the last result stays on screen under it.
  */
 export function useRun<T>(): Run<T> {
-  const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<T | undefined>(undefined);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const inFlight = useRef(false);
-  const mounted = useRef(true);
-  useEffect(() => () => void (mounted.current = false), []);
-
+  const request = useOneRequest<T>({ keepResultOnRefusal: true });
   return {
-    running,
-    result,
-    errors,
-    async start(request, sentParameters = []) {
-      if (inFlight.current) return;
-      inFlight.current = true;
-      setErrors(NO_ERRORS);
-      setRunning(true);
-      try {
-        const answer = await request();
-        if (mounted.current) setResult(answer);
-      } catch (error) {
-        if (mounted.current) setErrors(formErrorsFromApi(error, sentParameters));
-      } finally {
-        inFlight.current = false;
-        if (mounted.current) setRunning(false);
-      }
-    },
-    refuse(found) {
-      setErrors(found);
-    },
+    running: request.running,
+    result: request.result,
+    errors: request.errors,
+    start: (send, sentParameters = []) => request.start(send, (error) => formErrorsFromApi(error, sentParameters)),
+    refuse: request.refuse,
   };
 }

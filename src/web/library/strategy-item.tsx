@@ -3,6 +3,7 @@ import { api, ApiError, describeError } from '../api';
 import { useSession } from '../auth/session';
 import { formatMoney, formatPercent } from '../lab/format';
 import { Link } from '../router';
+import { ConfirmDelete } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';
 import { isSignedOut } from './errors';
 import { SIDE_CHOICES, strategyTypeLabel } from './strategy-labels';
@@ -87,19 +88,9 @@ export function StrategyItem(props: { strategy: StrategyView; onDeleted: (name: 
       <p class="strategy__rules muted">{ruleSummary(strategy)}</p>
       {problem && <Notice kind="error">{problem}</Notice>}
       {confirming ? (
-        <div class="strategy__confirm" role="group" aria-label={`Delete ${name}?`}>
-          <p>
-            <strong>Delete “{name}”?</strong> This cannot be undone.
-          </p>
-          <div class="actions">
-            <button type="button" class="danger" onClick={remove} disabled={busy} autoFocus>
-              Delete strategy
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)} disabled={busy}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmDelete class="strategy__confirm" name={name} deleteLabel="Delete strategy" busy={busy} onDelete={remove} onKeep={() => setConfirming(false)}>
+          <strong>Delete “{name}”?</strong> This cannot be undone.
+        </ConfirmDelete>
       ) : (
         <div class="strategy__actions">
           <Link href={`/library/edit?id=${id}`}>Edit{named}</Link>

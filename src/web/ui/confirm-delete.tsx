@@ -1,0 +1,31 @@
+import type { ComponentChildren } from 'preact';
+
+/**
+ * The question asked before deleting something, in place of the list item's actions: a group named
+ * "Delete {name}?", the question and what follows, then the delete button (focused on opening) and "Keep it".
+ */
+export function ConfirmDelete(props: {
+  class: string;
+  name: string;
+  /** The question and its consequences, in a paragraph. */
+  children: ComponentChildren;
+  /** The delete button's text: "Delete passkey". */
+  deleteLabel: string;
+  busy: boolean;
+  onDelete: () => void;
+  onKeep: () => void;
+}) {
+  return (
+    <div class={props.class} role="group" aria-label={`Delete ${props.name}?`}>
+      <p>{props.children}</p>
+      <div class="actions">
+        <button type="button" class="danger" onClick={props.onDelete} disabled={props.busy} autoFocus>
+          {props.deleteLabel}
+        </button>
+        <button type="button" class="secondary" onClick={props.onKeep} disabled={props.busy}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { NO_ERRORS, type FormErrors } from '../lab/form-errors';
+
+export interface OneRequest<T> {
+  readonly running: boolean;
+  readonly result: T | undefined;
+  readonly errors: FormErrors;
+  /**
+   * Sends one request, unless one is in flight; its answer becomes `result`. A failure goes through
+   * `refusal`, whose errors become `errors`; `undefined` shows none (the failure is dealt with elsewhere).
+   */
+  start(request: () => Promise<T>, refusal: (error: unknown) => FormErrors | undefined): Promise<void>;
+  /** Shows errors found before sending (client-side checks). */
+  refuse(errors: FormErrors): void;
+  /** Forgets the last result and errors (the form now asks something else). */
+  clear(): void;
+}
+
+/**
+ * One request at a time, for a form whose run may take a while. The in-flight check is a ref, not the
+ * `running` state, so two submits before the next render (a repeated Enter) still send one request; an
+ * answer arriving after the page has gone is dropped. `keepResultOnRefusal`: whether the last answer stays
+ * on screen under the errors of a refused request or of `refuse`.
+ */
+export function useOneRequest<T>(options: { keepResultOnRefusal: boolean }): OneRequest<T> {
+  const [running, setRunning] = useState(false);
+  const [result, setResult] = useState<T | undefined>(undefined);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const inFlight = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+  const show = (found: FormErrors) => {
+    if (!options.keepResultOnRefusal) setResult(undefined);
+    setErrors(found);
+  };
+
+  return {
+    running,
+    result,
+    errors,
+    async start(request, refusal) {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      setErrors(NO_ERRORS);
+      setRunning(true);
+      try {
+        const answer = await request();
+        if (mounted.current) setResult(answer);
+      } catch (error) {
+        const found = refusal(error);
+        if (found && mounted.current) show(found);
+      } finally {
+        inFlight.current = false;
+        if (mounted.current) setRunning(false);
+      }
+    },
+    refuse: show,
+    clear() {
+      setResult(undefined);
+      setErrors(NO_ERRORS);
+    },
+  };
+}
