@@ -1,4 +1,4 @@
-import { formatCount, formatDay } from './format';
+import { formatCount, formatDay } from '../ui/format';
 import { EquityCharts } from './equity-charts';
 import { MetricCards } from './metric-cards';
 import { TradesTable } from './trades-table';

@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { ChartCredit } from './equity-charts';
-import { formatCount, formatDay, formatDays, formatMoney, formatPercent, formatRatio, formatWholeMoney, signClass } from './format';
+import { formatCount, formatDay, formatDays, formatMoney, formatPercent, formatRatio, formatWholeMoney, signClass } from '../ui/format';
 import { MetricValue } from './metric-cards';
 import { SeriesChart, type ChartLine } from './series-chart';
 import type { ComparisonResult } from './types';

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { formatMoney, formatPercent, formatWholeMoney } from './format';
+import { formatMoney, formatPercent, formatWholeMoney } from '../ui/format';
 import { SeriesChart, type ChartLine } from './series-chart';
 
 const EQUITY_COLOUR = '#1f5fbf';

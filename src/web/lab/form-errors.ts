@@ -1,20 +1,11 @@
 import { ApiError, describeError } from '../api';
+import type { FormErrors } from '../ui/form-errors';
 
 /**
- * Errors of the lab's forms, keyed by the control they belong beside: `symbol`, `strategy`, `start_date`,
- * `end_date`, `period` (the two dates together), `initial_capital`, `data_feed`, `strategies` and
- * `param.<name>` for a template parameter. `form` holds what concerns no single control (rate limit, outage).
+ * The lab's form keys: `symbol`, `strategy`, `start_date`, `end_date`, `period` (the two dates together),
+ * `initial_capital`, `data_feed`, `strategies` and `param.<name>` for a template parameter.
  */
-export interface FormErrors {
-  readonly fields: Readonly<Record<string, string>>;
-  readonly form?: string;
-}
-
-export const NO_ERRORS: FormErrors = { fields: {} };
-
-export function hasErrors(errors: FormErrors): boolean {
-  return errors.form !== undefined || Object.keys(errors.fields).length > 0;
-}
+export { hasErrors, NO_ERRORS, type FormErrors } from '../ui/form-errors';
 
 /** The control each API error code concerns when the answer names no field (docs/market-data.md, "HTTP API"). */
 const FIELD_OF_CODE: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
 import { formErrorsFromApi } from './form-errors';
-import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from './format';
+import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS } from './market-inputs';
 import { checkParameters, defaultParameterInputs, parameterRequest } from './template-parameters';
 import type { StrategyTemplate } from './types';

@@ -3,7 +3,7 @@ import { api } from '../api';
 import { Link } from '../router';
 import { Notice } from '../ui/form';
 import { BacktestResults } from './backtest-results';
-import { formatPercent } from './format';
+import { formatPercent } from '../ui/format';
 import { MarketFields } from './market-fields';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInputs } from './market-inputs';
 import { ResultsSection, RunActions } from './run-section';

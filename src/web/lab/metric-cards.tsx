@@ -1,4 +1,4 @@
-import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, NONE, signClass } from './format';
+import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, NONE, signClass } from '../ui/format';
 import type { BacktestResult } from './types';
 
 /** One summary statistic, as a card shows it: `tone` is the class of a gain or a loss. */

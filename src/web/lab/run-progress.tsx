@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatElapsed } from './format';
+import { formatElapsed } from '../ui/format';
 
 const TICK_MS = 100;
 

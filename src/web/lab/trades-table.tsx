@@ -1,4 +1,4 @@
-import { formatCount, formatDay, formatMoney, formatPercent, signClass } from './format';
+import { formatCount, formatDay, formatMoney, formatPercent, signClass } from '../ui/format';
 import { MetricValue } from './metric-cards';
 import { SortableTable, type TableColumn } from '../ui/sortable-table';
 import type { BacktestTrade } from './types';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { formatPercent } from '../lab/format';
+import { formatPercent } from '../ui/format';
 import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
 import { ResultsSection, RunActions } from '../lab/run-section';
 import { Link, useLocation } from '../router';

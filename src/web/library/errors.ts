@@ -1,5 +1,5 @@
 import { ApiError, describeError } from '../api';
-import type { FormErrors } from '../lab/form-errors';
+import type { FormErrors } from '../ui/form-errors';
 
 /**
  * Places a refusal of the library API beside the control it concerns: the field the answer names

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
-import { formatCount } from '../lab/format';
+import { formatCount } from '../ui/format';
 import { Link, navigate, useLocation } from '../router';
 import { Notice } from '../ui/form';
 import { isSignedOut, placeApiError } from './errors';

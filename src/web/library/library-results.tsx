@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { EquityCharts } from '../lab/equity-charts';
-import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../lab/format';
+import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../lab/metric-cards';
 import { LibraryTradesTable } from './library-trades-table';
 import { statsBySymbol } from './symbol-stats';

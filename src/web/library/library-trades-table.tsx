@@ -1,4 +1,4 @@
-import { formatCount, formatMoney, formatPercent, signClass } from '../lab/format';
+import { formatCount, formatMoney, formatPercent, signClass } from '../ui/format';
 import { SortableTable, type TableColumn } from '../ui/sortable-table';
 import type { ExitReason, LibraryTrade } from './types';
 

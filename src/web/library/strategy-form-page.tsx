@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useSession } from '../auth/session';
-import { NO_ERRORS, type FormErrors } from '../lab/form-errors';
+import { NO_ERRORS, type FormErrors } from '../ui/form-errors';
 import { Link, navigate, useLocation } from '../router';
 import { LoadStrategy } from './load-strategy';
 import { Notice } from '../ui/form';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, describeError } from '../api';
 import { useSession } from '../auth/session';
-import { formatMoney, formatPercent } from '../lab/format';
+import { formatMoney, formatPercent } from '../ui/format';
 import { Link } from '../router';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';

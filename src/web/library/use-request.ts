@@ -1,5 +1,5 @@
 import { useSession } from '../auth/session';
-import type { FormErrors } from '../lab/form-errors';
+import type { FormErrors } from '../ui/form-errors';
 import { useOneRequest, type OneRequest } from '../ui/use-one-request';
 import { isSignedOut } from './errors';
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatCount } from '../lab/format';
+import { formatCount } from './format';
 
 export type SortDirection = 'ascending' | 'descending';
 

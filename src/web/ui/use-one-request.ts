@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { NO_ERRORS, type FormErrors } from '../lab/form-errors';
+import { NO_ERRORS, type FormErrors } from './form-errors';
 
 export interface OneRequest<T> {
   readonly running: boolean;
