@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { randomWalkBars } from '../test/helpers/bar-series.js';
 import { RULES } from '../src/backtest/engine/rules.js';
 import type { BarSeries } from '../src/backtest/engine/types.js';
-import { compileRule, ruleProblem } from '../src/strategies/grammar/index.js';
+import { compileRule, evaluateRules, ruleProblem } from '../src/strategies/grammar/index.js';
 import { findTemplate, runTemplateBacktest } from '../src/backtest/engine/index.js';
 import { replayStrategy } from '../src/backtest/library/replay.js';
 import { cpuTime, round, summary, time } from './measure.js';
@@ -31,10 +31,10 @@ const MACD_EXIT = 'crosses_below(macd(close, 12, 26), ema(macd(close, 12, 26), 9
 
 /** Each subject does all its work from the source text (or parameters) to the 0/1 or signal arrays. */
 const SUBJECTS: readonly { name: string; run: (bars: BarSeries) => unknown }[] = [
-  { name: 'rule: sma 10/30 entry + exit', run: (bars) => [compileRule(SMA_ENTRY).evaluate(bars), compileRule(SMA_EXIT).evaluate(bars)] },
+  { name: 'rule: sma 10/30 entry + exit', run: (bars) => evaluateRules(bars, [compileRule(SMA_ENTRY), compileRule(SMA_EXIT)]) },
   { name: 'template: sma_crossover signals', run: (bars) => RULES.sma_crossover!(bars, { fast_period: 10, slow_period: 30 }) },
   { name: `rule: ${RSI_TREND}`, run: (bars) => compileRule(RSI_TREND).evaluate(bars) },
-  { name: 'rule: macd 12/26/9 entry + exit', run: (bars) => [compileRule(MACD_ENTRY).evaluate(bars), compileRule(MACD_EXIT).evaluate(bars)] },
+  { name: 'rule: macd 12/26/9 entry + exit', run: (bars) => evaluateRules(bars, [compileRule(MACD_ENTRY), compileRule(MACD_EXIT)]) },
   { name: 'strategy: sma 10/30 rules + library replay', run: (bars) => libraryBacktest(bars, SMA_ENTRY, SMA_EXIT) },
   { name: 'template: sma_crossover backtest', run: (bars) => runTemplateBacktest(bars, findTemplate('sma_crossover')!, { fast_period: 10, slow_period: 30 }, 100_000) },
   { name: 'template: macd_crossover signals', run: (bars) => RULES.macd_crossover!(bars, { fast_period: 12, slow_period: 26, signal_period: 9 }) },
@@ -42,7 +42,8 @@ const SUBJECTS: readonly { name: string; run: (bars: BarSeries) => unknown }[] =
 
 /** What POST /api/backtest/run does for one symbol once the bars are read: compile, evaluate, replay. */
 function libraryBacktest(bars: BarSeries, entry: string, exit: string): unknown {
-  const input = { symbol: 'BENCH', bars, entry: compileRule(entry).evaluate(bars), exit: compileRule(exit).evaluate(bars) };
+  const [entrySignals, exitSignals] = evaluateRules(bars, [compileRule(entry), compileRule(exit)]);
+  const input = { symbol: 'BENCH', bars, entry: entrySignals!, exit: exitSignals! };
   return replayStrategy([input], { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null }, 100_000);
 }
 

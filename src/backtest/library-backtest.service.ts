@@ -10,7 +10,7 @@ import { isIsoDate } from '../market/csv-bars.js';
 import type { MarketData } from '../market/market-data.service.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import type { StrategyRow } from '../strategies/strategies.repo.js';
-import { compileRule, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
+import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
 import { replayStrategy } from './library/replay.js';
 import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from './library/types.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
@@ -41,7 +41,8 @@ export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: stri
   const inputs: SymbolReplayInput[] = [];
   for (const symbol of symbols) {
     const bars = await barsOf(deps.marketData, symbol, period);
-    inputs.push({ symbol, bars, entry: entryRule?.evaluate(bars) ?? null, exit: exitRule?.evaluate(bars) ?? null });
+    const [entry, exit] = evaluateRules(bars, [entryRule, exitRule]);
+    inputs.push({ symbol, bars, entry: entry ?? null, exit: exit ?? null });
   }
   return { strategy_id: Number(strategy.id), ...replayStrategy(inputs, replay, request.starting_capital ?? DEFAULT_STARTING_CAPITAL) };
 }

@@ -21,10 +21,16 @@ interface Context {
 type NumberNode = (context: Context) => Value;
 type ConditionNode = (context: Context) => Uint8Array;
 
-/** The evaluator of a checked rule (checkRule passed: the root is a condition, every name and call is valid). */
-export function compileTree(root: Node): (bars: BarSeries) => Uint8Array {
+/** Subexpression values by canonical text, for one set of bars: rules evaluated on those bars may share it. */
+export type SubexpressionCache = Map<string, unknown>;
+
+/**
+ * The evaluator of a checked rule (checkRule passed: the root is a condition, every name and call is valid).
+ * `cache` must only ever have seen these same bars; values in it are never written to once made.
+ */
+export function compileTree(root: Node): (bars: BarSeries, cache?: SubexpressionCache) => Uint8Array {
   const evaluate = condition(root);
-  return (bars) => evaluate({ bars, length: bars.close.length, cache: new Map() });
+  return (bars, cache = new Map()) => evaluate({ bars, length: bars.close.length, cache });
 }
 
 function memo<T>(node: Node, compute: (context: Context) => T): (context: Context) => T {

@@ -5,7 +5,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BarSeries } from '../../backtest/engine/types.js';
 import { FUNCTION_BY_NAME } from './functions.js';
-import { compileRule } from './index.js';
+import { compileRule, evaluateRules } from './index.js';
+import { randomWalkBars } from '../../../test/helpers/bar-series.js';
 
 //                   bar: 0    1    2    3    4    5    6    7    8    9
 const close = /*     */ [1, 2, 3, 2, 1, 2, 3, 4, 3, 5];
@@ -147,3 +148,24 @@ function slice(bars: BarSeries, n: number): BarSeries {
     volume: bars.volume.slice(0, n),
   };
 }
+
+describe('evaluateRules', () => {
+  it('gives each rule what its own evaluate gives, computing the averages both rules name once', () => {
+    const bars = randomWalkBars(500, 7);
+    const entry = compileRule('crosses_above(sma(close, 10), sma(close, 30))');
+    const exit = compileRule('crosses_below(sma(close, 10), sma(close, 30)) or close < lowest(low, 20)');
+    const separately = [entry.evaluate(bars), null, exit.evaluate(bars)];
+    const spy = vi.spyOn(FUNCTION_BY_NAME.get('sma')!, 'compute');
+    try {
+      expect(evaluateRules(bars, [entry, null, exit])).toEqual(separately);
+      expect(spy).toHaveBeenCalledTimes(2); // sma(close, 10) and sma(close, 30), once each for both rules
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('refuses a rule that compileRule did not make', () => {
+    const forged = { source: 'close > 1', evaluate: () => new Uint8Array(0) };
+    expect(() => evaluateRules(randomWalkBars(5, 1), [forged])).toThrow(TypeError);
+  });
+});

@@ -9,7 +9,7 @@
  */
 import type { BarSeries } from '../../backtest/engine/types.js';
 import { checkRule } from './check.js';
-import { compileTree } from './compile.js';
+import { compileTree, type SubexpressionCache } from './compile.js';
 import { parseRule } from './parse.js';
 import { MAX_SOURCE_LENGTH, RuleError, ruleError, type RuleProblem } from './problem.js';
 
@@ -35,8 +35,27 @@ export function compileRule(source: string): CompiledRule {
   }
   const tree = parseRule(source);
   checkRule(tree);
-  const evaluate = compileTree(tree);
-  return Object.freeze({ source, evaluate });
+  const evaluateWith = compileTree(tree);
+  const rule: CompiledRule = Object.freeze({ source, evaluate: (bars: BarSeries) => evaluateWith(bars) });
+  EVALUATORS.set(rule, evaluateWith);
+  return rule;
+}
+
+const EVALUATORS = new WeakMap<CompiledRule, (bars: BarSeries, cache: SubexpressionCache) => Uint8Array>();
+
+/**
+ * Each rule's `evaluate(bars)` (null for null), computing a subexpression the rules share only once: a strategy's
+ * entry and exit rules often name the same averages (`crosses_above(sma(close, 10), sma(close, 30))` and
+ * `crosses_below(…)` the same two). Rules must come from compileRule.
+ */
+export function evaluateRules(bars: BarSeries, rules: readonly (CompiledRule | null)[]): (Uint8Array | null)[] {
+  const cache: SubexpressionCache = new Map();
+  return rules.map((rule) => {
+    if (rule === null) return null;
+    const evaluateWith = EVALUATORS.get(rule);
+    if (!evaluateWith) throw new TypeError('evaluateRules takes rules made by compileRule');
+    return evaluateWith(bars, cache);
+  });
 }
 
 /** null when the rule compiles, else the first problem (for request validation and the web editor). */
