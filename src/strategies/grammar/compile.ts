@@ -117,17 +117,26 @@ function call(node: Extract<Node, { kind: 'call' }>): (context: Context) => Floa
     else numbers.push(literalValue(node.args[i]!)!);
   });
   const argsKey = node.args.map(canonicalKey).join(',');
-  return memo(node, (context) =>
-    fn.compute({
-      series: seriesArgs.map((arg) => column(arg(context), context.length)),
+  return memo(node, (context) => {
+    const series = seriesArgs.map((arg) => column(arg(context), context.length));
+    const result = fn.compute({
+      series,
       numbers,
       shared: (tag, make) => {
         const key = `${tag}(${argsKey})`;
         if (!context.cache.has(key)) context.cache.set(key, make());
         return context.cache.get(key) as ReturnType<typeof make>;
       },
-    }),
-  );
+    });
+    // An indicator over huge values can overflow (the sum inside an average); as with arithmetic, that is no value.
+    return result instanceof Float64Array && !series.includes(result) ? withoutInfinities(result) : result;
+  });
+}
+
+/** Replaces ±Infinity by NaN, in place, in a column the indicator made for this evaluation. */
+function withoutInfinities(values: Float64Array): Float64Array {
+  for (let t = 0; t < values.length; t++) if (values[t] === Infinity || values[t] === -Infinity) values[t] = NaN;
+  return values;
 }
 
 /** A constant as a column (functions take columns). */

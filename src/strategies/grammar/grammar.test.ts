@@ -169,3 +169,13 @@ describe('evaluateRules', () => {
     expect(() => evaluateRules(randomWalkBars(5, 1), [forged])).toThrow(TypeError);
   });
 });
+
+describe('numbers past the largest double', () => {
+  it('an indicator that overflows gives no value, like arithmetic does, so no comparison holds there', () => {
+    const huge = Float64Array.from([1e308, 1.5e308, 1.7e308, 1e308]);
+    const bars: BarSeries = { dates: ['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04'], open: huge, high: huge, low: huge, close: huge, volume: huge };
+    // The sum inside sma(close, 2) overflows on every bar after the first: Infinity, which would compare above anything.
+    expect(Array.from(compileRule('sma(close, 2) > 1e308').evaluate(bars))).toEqual([0, 0, 0, 0]);
+    expect(Array.from(compileRule('close * 10 > 1e308').evaluate(bars))).toEqual([0, 0, 0, 0]);
+  });
+});

@@ -13,7 +13,7 @@ function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[]
     { label: 'Sharpe ratio', value: formatRatio(stats.sharpe_ratio), explanation: 'Mean ÷ standard deviation of daily returns × √252 (risk-free rate 0).' },
     { label: 'Sortino ratio', value: formatRatio(stats.sortino_ratio), explanation: 'Like Sharpe, counting only the downside deviation.' },
     { label: 'Max drawdown', value: formatPercent(stats.max_drawdown), tone: signClass(stats.max_drawdown), explanation: 'The deepest fall of equity below its running peak.' },
-    { label: 'Exposure', value: formatPercent(stats.exposure), explanation: 'Share of the bars with a position open.' },
+    { label: 'Exposure', value: formatPercent(stats.exposure), explanation: 'Share of the days that closed with a position held.' },
     ...roundTripMetrics(stats),
     { label: 'Avg holding', value: formatDays(stats.avg_holding_days), explanation: 'Mean calendar days from entry to exit.' },
     { label: 'Final capital', value: formatMoney(result.final_capital), explanation: `Equity on the last bar, from ${formatMoney(result.starting_capital)}.` },
