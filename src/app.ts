@@ -84,8 +84,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(templatesRoutes(platform));
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
-  await app.register(backtestRoutes(platform, { marketData, responses: new ResponseCache(16 * 1024 * 1024) }));
-  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData }));
+  // One bounded cache of serialized backtest bodies, legacy and library alike.
+  const responses = new ResponseCache(16 * 1024 * 1024);
+  await app.register(backtestRoutes(platform, { marketData, responses }));
+  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
   await registerWebApp(app, deps.webRoot);
 
   return app as unknown as App;

@@ -5,7 +5,7 @@ import { NotFound } from '../platform/errors.js';
 import { rateLimit } from '../platform/http/rate-limit.js';
 import { authOf } from '../auth/session-hooks.js';
 import { LibraryBacktestRequest, LibraryBacktestResult } from './library-backtest.schema.js';
-import { runLibraryBacktest, type LibraryBacktestDeps } from './library-backtest.service.js';
+import { libraryBacktestBody, type LibraryBacktestDeps } from './library-backtest.service.js';
 
 const ERRORS = {
   400: { $ref: 'ErrorResponse#' },
@@ -42,7 +42,11 @@ export function libraryBacktestRoutes(platform: Platform, deps: LibraryBacktestD
           response: { 200: LibraryBacktestResult, ...ERRORS },
         },
       },
-      async (request) => runLibraryBacktest(deps, authOf(request).userId, request.body),
+      // Serialized by this route's response schema (reply.serialize), then cached as bytes.
+      async (request, reply) => {
+        const body = await libraryBacktestBody(deps, authOf(request).userId, request.body, (result) => String(reply.serialize(result)));
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
     );
   };
 }

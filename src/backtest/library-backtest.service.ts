@@ -8,6 +8,8 @@ import { AppError, BadRequest, Unprocessable } from '../platform/errors.js';
 import { assertTicker } from '../market/bar-store.service.js';
 import { isIsoDate } from '../market/csv-bars.js';
 import type { MarketData } from '../market/market-data.service.js';
+import type { BarSeries } from '../market/bar-series.js';
+import type { ResponseCache } from './response-cache.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import type { StrategyRow } from '../strategies/strategies.repo.js';
 import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
@@ -22,10 +24,23 @@ const LATEST = '9999-12-31';
 export interface LibraryBacktestDeps {
   readonly db: Db;
   readonly marketData: MarketData;
+  /** Serialized bodies by everything they depend on (results are deterministic, so a hit is exact). */
+  readonly responses: ResponseCache;
 }
 
-/** Replays the caller's strategy `request.strategy_id`; throws 400, 404 `not_found` or 422 as documented. */
-export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: string, request: LibraryBacktestRequest): Promise<LibraryBacktestResult> {
+/**
+ * POST /api/backtest/run: the caller's strategy `request.strategy_id` replayed, as the JSON body `serialize` (the
+ * route's response schema) makes of it. Throws 400, 404 `not_found` or 422 as documented. The body is a pure
+ * function of the strategy's replayed fields, the symbols' bars (named by their `bars_version`), the period and the
+ * capital, so it is kept in `deps.responses` under a key holding all of them: a repeated run is sent from memory,
+ * and a changed strategy or new bars simply make a new key.
+ */
+export async function libraryBacktestBody(
+  deps: LibraryBacktestDeps,
+  userId: string,
+  request: LibraryBacktestRequest,
+  serialize: (result: LibraryBacktestResult) => string,
+): Promise<Buffer> {
   const period = requestedPeriod(request.start_date, request.end_date);
   const requested = request.symbols === undefined ? null : requestedSymbols(request.symbols);
   const strategy = await loadOwnStrategy(deps.db, { userId }, request.strategy_id);
@@ -38,13 +53,28 @@ export async function runLibraryBacktest(deps: LibraryBacktestDeps, userId: stri
   const symbols = symbolsToReplay(strategy.entry_symbol_allowlist, requested);
   const entryRule = compiled('entry_rule', strategy.entry_rule);
   const exitRule = compiled('exit_rule', strategy.exit_rule);
-  const inputs: SymbolReplayInput[] = [];
-  for (const symbol of symbols) {
-    const bars = await barsOf(deps.marketData, symbol, period);
-    const [entry, exit] = evaluateRules(bars, [entryRule, exitRule]);
-    inputs.push({ symbol, bars, entry: entry ?? null, exit: exit ?? null });
-  }
-  return { strategy_id: Number(strategy.id), ...replayStrategy(inputs, replay, request.starting_capital ?? DEFAULT_STARTING_CAPITAL) };
+  const bars: { symbol: string; series: BarSeries; version: number }[] = [];
+  for (const symbol of symbols) bars.push({ symbol, ...(await barsOf(deps.marketData, symbol, period)) });
+  const capital = request.starting_capital ?? DEFAULT_STARTING_CAPITAL;
+  // Everything the body depends on. The id is in the body; ownership was checked above, before any lookup.
+  const key = JSON.stringify([
+    'library',
+    Number(strategy.id),
+    replay,
+    strategy.entry_rule,
+    strategy.exit_rule,
+    bars.map((b) => [b.symbol, b.version]),
+    period.from,
+    period.to,
+    capital,
+  ]);
+  return deps.responses.getOrCreate(key, async () => {
+    const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
+      const [entry, exit] = evaluateRules(series, [entryRule, exitRule]);
+      return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
+    });
+    return serialize({ strategy_id: Number(strategy.id), ...replayStrategy(inputs, replay, capital) });
+  });
 }
 
 /** equity_long → long, equity_short → short, custom → short only when it may only sell; options types are refused. */
@@ -129,9 +159,9 @@ async function barsOf(marketData: MarketData, symbol: string, period: { from: st
   const noBars = () =>
     new Unprocessable('no_bars', `${symbol} has no bars ${describe(period)}.`, [{ field: 'body.symbols', message: `${symbol} has no bars`, symbol }]);
   try {
-    const { series } = await marketData.barsFor(symbol, period.from, period.to, 'delayed_sip');
+    const { series, version } = await marketData.barsFor(symbol, period.from, period.to, 'delayed_sip');
     if (series.dates.length === 0) throw noBars();
-    return series;
+    return { series, version };
   } catch (error) {
     if (error instanceof AppError && error.code === 'unknown_symbol') throw noBars();
     throw error;

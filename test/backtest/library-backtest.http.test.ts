@@ -121,6 +121,25 @@ describeEachDialect('library backtest HTTP', (database) => {
     }
   });
 
+  it('answers a repeat from the response cache, and never a stale body: a changed strategy or new bars are a new run', async () => {
+    // EEE: DDD's bars under a symbol of this test's own, since it adds a bar.
+    await storeBars(db(), clock, { symbol: 'EEE', bars: bars(DDD) });
+    const id = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_symbol_allowlist: 'EEE' });
+    const request = { strategy_id: id, starting_capital: 1000 };
+    const first = (await run(alice, request)).json();
+    // Enter at open[1] = 10: floor(1000 / 10) = 100 shares, held to the last close, 10.
+    expect(first.trades).toMatchObject([{ qty: 100, exit_price: 10, exit_reason: 'end_of_period' }]);
+    // A stop loss of −10 % from 10 is 9: the close of 01-08 is exactly 9 → out at open 9.5 on 01-09.
+    await db().updateTable('strategies').set({ exit_stop_loss_pct: -0.1 }).where('id', '=', id).execute();
+    const stopped = (await run(alice, request)).json();
+    expect(stopped.trades).toMatchObject([{ qty: 100, exit_date: '2024-01-09', exit_price: 9.5, exit_reason: 'stop_loss' }]);
+    // A new bar for EEE (its bars_version rises): the last close is now 12, and the run says so.
+    await storeBars(db(), clock, { symbol: 'EEE', bars: bars([['2024-01-10', 10, 12]]) });
+    await db().updateTable('strategies').set({ exit_stop_loss_pct: null }).where('id', '=', id).execute();
+    const extended = (await run(alice, request)).json();
+    expect(extended).toMatchObject({ end_date: '2024-01-10', trades: [{ exit_date: '2024-01-10', exit_price: 12 }] });
+  });
+
   it('defaults: the allowlist\'s symbols, all stored bars, 100,000 of capital; a period narrows the dates', async () => {
     const all = (await run(alice, { strategy_id: ids.capped })).json();
     expect(all).toMatchObject({ starting_capital: 100000, symbols: ['AAA', 'BBB'], start_date: '2024-01-02', end_date: '2024-01-05' });

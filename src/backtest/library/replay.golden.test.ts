@@ -228,6 +228,21 @@ const CASES: readonly GoldenCase[] = [
     },
   },
   {
+    name: 'a close exactly at the target price is a hit: 20 % from 10 is 12, though 12 / 10 − 1 is 0.19999999999999996',
+    strategy: { profitTargetPct: 0.2 }, capital: 100,
+    symbols: [{ symbol: 'AAA', bars: [['2024-01-01', 10, 10], ['2024-01-02', 10, 11], ['2024-01-03', 11, 12], ['2024-01-04', 12.5, 13]] }],
+    // BUY 10 at 10, cash 0. Close 11 < 12; close 12 ≥ 10 × 1.2 = 12 → profit_target, sold at open[3] = 12.5: cash 125.
+    trades: [trade('AAA', 'long', '2024-01-02', 10, '2024-01-04', 12.5, 10, 25, 0.25, 'profit_target')],
+    equity: [100, 110, 120, 125],
+    drawdowns: [0, 0, 0, 0],
+    stats: {
+      total_return: 0.25, annualized_return: Math.pow(1.25, 365.25 / 3) - 1,
+      sharpe_ratio: sharpe([0.1, 120 / 110 - 1, 125 / 120 - 1]), sortino_ratio: null,
+      max_drawdown: 0, win_rate: 1, profit_factor: null, total_trades: 1, winning_trades: 1, losing_trades: 0,
+      avg_profit: 25, avg_loss: null, avg_holding_days: 2, exposure: 2 / 4,
+    },
+  },
+  {
     name: 'shorts on three symbols: each open short holds its proceeds and as much again, so the third gets what is left',
     strategy: { side: 'short', maxPositionSize: 400 }, capital: 1000,
     symbols: ['AAA', 'BBB', 'CCC'].map((symbol) => ({ symbol, bars: [['2024-01-01', 10, 10], ['2024-01-02', 10, 10], ['2024-01-03', 10, 10]] as const })),

@@ -138,11 +138,24 @@ function decideOnClose(s: SymbolState, strategy: ReplayStrategy): SymbolState['p
     const signal = entry === null ? t === 0 : entry[t] === 1;
     return signal ? 'entry' : null;
   }
-  const r = positionReturn(strategy, s.position.entryPrice, bars.close[t]!);
-  if (strategy.stopLossPct !== null && r <= strategy.stopLossPct) return 'stop_loss';
-  if (strategy.profitTargetPct !== null && r >= strategy.profitTargetPct) return 'profit_target';
+  // Compared as prices (entry × (1 ± fraction)), as a broker's stop and limit orders are: from an entry at 10, a close
+  // of 9 meets a −10 % stop (10 × 0.9 = 9), where the return 9 / 10 − 1 = −0.09999999999999998 would just miss it.
+  const close = bars.close[t]!;
+  const { entryPrice } = s.position;
+  if (strategy.stopLossPct !== null && atOrWorse(strategy, close, priceAtReturn(strategy, entryPrice, strategy.stopLossPct))) return 'stop_loss';
+  if (strategy.profitTargetPct !== null && atOrWorse(strategy, priceAtReturn(strategy, entryPrice, strategy.profitTargetPct), close)) return 'profit_target';
   if (exit !== null && exit[t] === 1) return 'exit_rule';
   return null;
+}
+
+/** The price at which the position has returned `fraction`: long entry × (1 + fraction), short entry × (1 − fraction). */
+function priceAtReturn(strategy: ReplayStrategy, entryPrice: number, fraction: number): number {
+  return strategy.side === 'long' ? entryPrice * (1 + fraction) : entryPrice * (1 - fraction);
+}
+
+/** Whether price `a` is no better than `b` for the position: long a ≤ b, short a ≥ b. */
+function atOrWorse(strategy: ReplayStrategy, a: number, b: number): boolean {
+  return strategy.side === 'long' ? a <= b : a >= b;
 }
 
 /** long: price / entry − 1; short: (entry − price) / entry. Positive is a gain either way. */
