@@ -8,7 +8,8 @@
  *  2. authenticated request overhead: GET /api/auth/session with a valid cookie (one session lookup)
  *     against GET /healthz (no I/O) under autocannon;
  *  3. a library backtest under autocannon: POST /api/backtest/run of a strategy with SMA 10/30 crossover rules over
- *     SPX 2000–2020 (session, strategy read, bars, rule compile + evaluate, replay, serialization each time).
+ *     SPX 2000–2020, repeated (session, strategy read, bars version, then the response cache) and with every request
+ *     distinct (rule compile + evaluate, replay and serialization each time).
  *
  * SQLite always, PostgreSQL too when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set. Each ceremony
  * comes through X-Forwarded-For from its own /24 (TRUST_PROXY=127.0.0.1), so the per-network limit of
@@ -116,14 +117,14 @@ export async function runAuthBench(): Promise<void> {
       load.push(await loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}));
       load.push(await loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }));
       const strategyId = await createSmaStrategy(server.url, cookie);
+      const run = { strategy_id: strategyId, symbols: ['SPX'], start_date: '2000-01-01', end_date: '2020-12-31', starting_capital: 100000 };
+      const signedIn = { cookie: `service_session=${cookie}`, origin: ORIGIN };
+      load.push(await loadEndpoint(server.url, setup.dialect, 'POST /api/backtest/run (SMA 10/30 rules, SPX 2000–2020), repeated', '/api/backtest/run', signedIn, run));
       load.push(
-        await loadEndpoint(server.url, setup.dialect, 'POST /api/backtest/run (SMA 10/30 rules, SPX 2000–2020)', '/api/backtest/run', { cookie: `service_session=${cookie}`, origin: ORIGIN }, {
-          strategy_id: strategyId,
-          symbols: ['SPX'],
-          start_date: '2000-01-01',
-          end_date: '2020-12-31',
-          starting_capital: 100000,
-        }),
+        await loadEndpoint(server.url, setup.dialect, 'POST /api/backtest/run, every request distinct (no cache hit)', '/api/backtest/run', signedIn, run, (n) => ({
+          ...run,
+          starting_capital: 100000 + n,
+        })),
       );
     } finally {
       await database.close();
@@ -217,13 +218,24 @@ async function createSmaStrategy(url: string, cookie: string): Promise<number> {
   return (created.json as { id: number }).id;
 }
 
-async function loadEndpoint(url: string, dialect: string, subject: string, pathname: string, headers: Record<string, string>, body?: unknown): Promise<LoadResult> {
+async function loadEndpoint(
+  url: string,
+  dialect: string,
+  subject: string,
+  pathname: string,
+  headers: Record<string, string>,
+  body?: Record<string, unknown>,
+  vary?: (n: number) => Record<string, unknown>,
+): Promise<LoadResult> {
+  let n = 0;
   const outcome = await autocannon({
     url: url + pathname,
     connections,
     duration: seconds,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { method: 'POST' as const, body: JSON.stringify(body) }),
+    // A body of its own for each request (autocannon calls this before each one).
+    ...(vary ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify(vary((n += 1))) }) }] } : {}),
   });
   return {
     dialect,
