@@ -85,6 +85,7 @@ const GOLDEN: Record<string, Case[]> = {
     ['legs for an equity strategy', { strategy_type: 'equity_short' }, SPREAD, CONTEXT, 'An equity_short strategy trades shares; this order has option legs.'],
     ['a vertical spread', { strategy_type: 'vertical_spread' }, SPREAD, CONTEXT, null],
     ['a vertical spread without legs', { strategy_type: 'vertical_spread' }, SHARES, CONTEXT, 'A vertical spread has 2 legs; this order has 0.'],
+    ['an expired leg, with no days-to-expiry limit set', { strategy_type: 'custom' }, { ...SPREAD, legs: [leg('SPY260306P00500000', 'sell')] }, CONTEXT, 'Leg SPY260306P00500000 expired on 2026-03-06.'],
     [
       'a vertical spread over two expiries',
       { strategy_type: 'vertical_spread' },
@@ -156,7 +157,7 @@ const GOLDEN: Record<string, Case[]> = {
     ['exactly the maximum', { exit_max_dte: 39 }, SPREAD, CONTEXT, null],
     ['a leg expiring today (0 DTE)', { exit_max_dte: 1 }, { ...SPREAD, legs: [leg('SPY260309P00500000', 'sell')] }, CONTEXT, null],
     ['one day too many', { exit_max_dte: 38 }, SPREAD, CONTEXT, 'Leg SPY260417P00500000 expires on 2026-04-17, in 39 days; the strategy allows at most 38.'],
-    ['an expired leg', { exit_max_dte: 45 }, { ...SPREAD, legs: [leg('SPY260306P00500000', 'sell')] }, CONTEXT, 'Leg SPY260306P00500000 expired on 2026-03-06.'],
+    ['an expired leg is for leg_structure (below), whatever the limit', { exit_max_dte: 45 }, { ...SPREAD, legs: [leg('SPY260306P00500000', 'sell')] }, CONTEXT, null],
     ['no legs: nothing expires', { exit_max_dte: 1 }, SHARES, CONTEXT, null],
   ],
   min_credit: [
@@ -237,13 +238,13 @@ describe('days to expiry in New York', () => {
     expect(newYorkDate(new Date('2026-01-10T05:00:00Z'))).toBe('2026-01-10');
   });
 
-  it('so a leg expiring on 9 March is 0 DTE until New York midnight, then expired', () => {
+  it('so a leg expiring on 9 March is 0 DTE until New York midnight, then expired (for any strategy)', () => {
     const trade = { ...SPREAD, legs: [leg('SPY260309P00500000', 'sell')] };
-    const strategy = { ...OPEN, exit_max_dte: 5 };
+    const strategy = OPEN;
     const before = checkCompliance(strategy, trade, { today: newYorkDate(new Date('2026-03-10T03:30:00Z')), referencePrice: 1 });
     expect(before.violations).toEqual([]);
     const after = checkCompliance(strategy, trade, { today: newYorkDate(new Date('2026-03-10T04:00:00Z')), referencePrice: 1 });
-    expect(after.violations).toEqual([{ rule: 'max_dte', message: 'Leg SPY260309P00500000 expired on 2026-03-09.' }]);
+    expect(after.violations).toEqual([{ rule: 'leg_structure', message: 'Leg SPY260309P00500000 expired on 2026-03-09.' }]);
   });
 
   it('counts calendar days, across month, year and leap-day boundaries', () => {

@@ -114,12 +114,15 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
       'Equity strategies trade shares (no legs). Every leg is an option on the order’s symbol. Vertical spread: 2 legs, same expiry and type, ' +
       'different strikes, one bought and one sold. Iron condor: 4 legs, long put < short put < short call < long call, same expiry.',
     applies: () => true,
-    check: (strategy, trade) => {
+    check: (strategy, trade, context) => {
       if (EQUITY_STRATEGY_TYPES.has(strategy.strategy_type)) {
         return trade.legs.length === 0 ? null : `An ${strategy.strategy_type} strategy trades shares; this order has option legs.`;
       }
       const foreign = trade.legs.find((leg) => leg.root !== trade.symbol);
       if (foreign) return `Leg ${foreign.symbol} is an option on ${foreign.root}, not on the order's symbol ${trade.symbol}.`;
+      // Whatever the strategy's limits: an expired contract cannot be opened.
+      const expired = trade.legs.find((leg) => calendarDaysBetween(context.today, leg.expiry) < 0);
+      if (expired) return `Leg ${expired.symbol} expired on ${expired.expiry}.`;
       if (strategy.strategy_type === 'vertical_spread') return verticalProblem(trade.legs);
       if (strategy.strategy_type === 'iron_condor') return ironCondorProblem(trade.legs);
       return null;
@@ -127,13 +130,12 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
   },
   {
     id: 'max_dte',
-    description: 'No leg has expired, and every leg expires within exit_max_dte calendar days of today (New York).',
+    description: 'Every leg expires within exit_max_dte calendar days of today (New York).',
     applies: (strategy) => strategy.exit_max_dte !== null,
     check: (strategy, trade, context) => {
       const max = strategy.exit_max_dte ?? Infinity;
       for (const leg of trade.legs) {
         const dte = calendarDaysBetween(context.today, leg.expiry);
-        if (dte < 0) return `Leg ${leg.symbol} expired on ${leg.expiry}.`;
         if (dte > max) return `Leg ${leg.symbol} expires on ${leg.expiry}, in ${dte} days; the strategy allows at most ${max}.`;
       }
       return null;
