@@ -111,7 +111,7 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
   {
     id: 'leg_structure',
     description:
-      'Equity strategies trade shares (no legs). Every leg is an option on the order’s symbol. Vertical spread: 2 legs, same expiry and type, ' +
+      'Equity strategies trade shares (no legs). Every leg is an option on the order’s symbol and has not expired. Vertical spread: 2 legs, same expiry and type, ' +
       'different strikes, one bought and one sold. Iron condor: 4 legs, long put < short put < short call < long call, same expiry.',
     applies: () => true,
     check: (strategy, trade, context) => {
