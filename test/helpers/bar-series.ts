@@ -69,3 +69,18 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A hand-written bar of a golden case: the date, the open and the close (high and low follow from them). */
+export type GoldenBar = readonly [date: string, open: number, close: number];
+
+/** Golden-case bars as a series: high = max(open, close), low = min(open, close), volume 1000. */
+export function goldenSeries(rows: readonly GoldenBar[]): BarSeries {
+  return {
+    dates: rows.map((r) => r[0]),
+    open: Float64Array.from(rows, (r) => r[1]),
+    close: Float64Array.from(rows, (r) => r[2]),
+    high: Float64Array.from(rows, (r) => Math.max(r[1], r[2])),
+    low: Float64Array.from(rows, (r) => Math.min(r[1], r[2])),
+    volume: new Float64Array(rows.length).fill(1000),
+  };
+}

@@ -5,10 +5,11 @@
  * close, drawdown = equity / running peak − 1. Bars: [date, open, close]; high = max(open, close), low = min.
  */
 import { describe, expect, it } from 'vitest';
+import { goldenSeries as series, type GoldenBar } from '../../../test/helpers/bar-series.js';
 import { findTemplate, resolveTemplateParameters, runTemplateBacktest } from './index.js';
-import type { BacktestMetrics, BacktestTrade, BarSeries, SuppliedParameter } from './types.js';
+import type { BacktestMetrics, BacktestTrade, SuppliedParameter } from './types.js';
 
-type Bar = readonly [date: string, open: number, close: number];
+type Bar = GoldenBar;
 
 interface GoldenCase {
   readonly name: string;
@@ -20,17 +21,6 @@ interface GoldenCase {
   readonly equity: readonly number[];
   readonly drawdowns: readonly number[];
   readonly metrics: BacktestMetrics;
-}
-
-function series(rows: readonly Bar[]): BarSeries {
-  return {
-    dates: rows.map((r) => r[0]),
-    open: Float64Array.from(rows, (r) => r[1]),
-    close: Float64Array.from(rows, (r) => r[2]),
-    high: Float64Array.from(rows, (r) => Math.max(r[1], r[2])),
-    low: Float64Array.from(rows, (r) => Math.min(r[1], r[2])),
-    volume: new Float64Array(rows.length).fill(1000),
-  };
 }
 
 /** Sample Sharpe of hand-listed daily returns: mean / stdev(n − 1) × √252. */

@@ -7,11 +7,11 @@
  * before entries on a date, symbols sorted. Bars: [date, open, close]; signals: '0'/'1' per bar.
  */
 import { describe, expect, it } from 'vitest';
-import type { BarSeries } from '../engine/types.js';
+import { goldenSeries as series, type GoldenBar } from '../../../test/helpers/bar-series.js';
 import { replayStrategy } from './replay.js';
 import type { ExitReason, LibraryStats, LibraryTrade, PositionSide, ReplayStrategy } from './types.js';
 
-type Bar = readonly [date: string, open: number, close: number];
+type Bar = GoldenBar;
 
 interface GoldenSymbol {
   readonly symbol: string;
@@ -31,17 +31,6 @@ interface GoldenCase {
   readonly equity: readonly number[];
   readonly drawdowns: readonly number[];
   readonly stats: LibraryStats;
-}
-
-function series(rows: readonly Bar[]): BarSeries {
-  return {
-    dates: rows.map((r) => r[0]),
-    open: Float64Array.from(rows, (r) => r[1]),
-    close: Float64Array.from(rows, (r) => r[2]),
-    high: Float64Array.from(rows, (r) => Math.max(r[1], r[2])),
-    low: Float64Array.from(rows, (r) => Math.min(r[1], r[2])),
-    volume: new Float64Array(rows.length).fill(1000),
-  };
 }
 
 const signals = (text: string): Uint8Array => Uint8Array.from(text, (c) => (c === '1' ? 1 : 0));
