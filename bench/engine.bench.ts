@@ -8,14 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadSpxBars, randomWalkBars } from '../test/helpers/bar-series.js';
-import {
-  STRATEGY_TEMPLATES,
-  compareTemplates,
-  comparisonResult,
-  defaultParameters,
-  runTemplateBacktest,
-} from '../src/backtest/engine/index.js';
+import { loadSpxBars, randomWalkBars } from '../test/fixtures/bar-series.js';
+import { compareTemplates, comparisonResult } from '../src/backtest/backtest-result.js';
+import { STRATEGY_TEMPLATES, defaultParameters, runTemplateBacktest } from '../src/engine/index.js';
 import { cpuTime, round, summary, time } from './measure.js';
 
 const BARS = Number(process.env.BENCH_ENGINE_BARS ?? 1_000_000);

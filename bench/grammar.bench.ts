@@ -11,12 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomWalkBars } from '../test/helpers/bar-series.js';
-import { RULES } from '../src/backtest/engine/rules.js';
-import type { BarSeries } from '../src/backtest/engine/types.js';
+import { randomWalkBars } from '../test/fixtures/bar-series.js';
+import { TEMPLATE_SIGNALS } from '../src/engine/signals.js';
+import type { BarSeries } from '../src/engine/types.js';
 import { compileRule, evaluateRules, ruleProblem } from '../src/strategies/grammar/index.js';
-import { findTemplate, runTemplateBacktest } from '../src/backtest/engine/index.js';
-import { replayStrategy } from '../src/backtest/library/replay.js';
+import { findTemplate, runTemplateBacktest } from '../src/engine/index.js';
+import { replayStrategy } from '../src/engine/replay/replay.js';
 import { cpuTime, round, summary, time } from './measure.js';
 
 const BARS = Number(process.env.BENCH_GRAMMAR_BARS ?? 1_000_000);
@@ -32,12 +32,12 @@ const MACD_EXIT = 'crosses_below(macd(close, 12, 26), ema(macd(close, 12, 26), 9
 /** Each subject does all its work from the source text (or parameters) to the 0/1 or signal arrays. */
 const SUBJECTS: readonly { name: string; run: (bars: BarSeries) => unknown }[] = [
   { name: 'rule: sma 10/30 entry + exit', run: (bars) => evaluateRules(bars, [compileRule(SMA_ENTRY), compileRule(SMA_EXIT)]) },
-  { name: 'template: sma_crossover signals', run: (bars) => RULES.sma_crossover!(bars, { fast_period: 10, slow_period: 30 }) },
+  { name: 'template: sma_crossover signals', run: (bars) => TEMPLATE_SIGNALS.sma_crossover!(bars, { fast_period: 10, slow_period: 30 }) },
   { name: `rule: ${RSI_TREND}`, run: (bars) => compileRule(RSI_TREND).evaluate(bars) },
   { name: 'rule: macd 12/26/9 entry + exit', run: (bars) => evaluateRules(bars, [compileRule(MACD_ENTRY), compileRule(MACD_EXIT)]) },
   { name: 'strategy: sma 10/30 rules + library replay', run: (bars) => libraryBacktest(bars, SMA_ENTRY, SMA_EXIT) },
   { name: 'template: sma_crossover backtest', run: (bars) => runTemplateBacktest(bars, findTemplate('sma_crossover')!, { fast_period: 10, slow_period: 30 }, 100_000) },
-  { name: 'template: macd_crossover signals', run: (bars) => RULES.macd_crossover!(bars, { fast_period: 12, slow_period: 26, signal_period: 9 }) },
+  { name: 'template: macd_crossover signals', run: (bars) => TEMPLATE_SIGNALS.macd_crossover!(bars, { fast_period: 12, slow_period: 26, signal_period: 9 }) },
 ];
 
 /** What POST /api/backtest/run does for one symbol once the bars are read: compile, evaluate, replay. */

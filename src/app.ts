@@ -81,7 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerAuth(app, platform);
   const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
   await app.register(symbolsRoutes(platform.db));
-  await app.register(templatesRoutes(platform));
+  await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
   // One bounded cache of serialized backtest bodies, legacy and library alike.

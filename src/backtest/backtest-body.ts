@@ -1,4 +1,4 @@
-import type { LegacyBacktestResult } from './engine/index.js';
+import type { LegacyBacktestResult } from './backtest-result.js';
 
 /** How the route's schema serializer writes the three bar-aligned arrays when they are empty. */
 const EMPTY_SERIES = '"dates":[],"equity_curve":[],"drawdowns":[]';

@@ -1,26 +1,13 @@
 import { BadRequest, NotFound, Unprocessable } from '../platform/errors.js';
-import { DATA_FEEDS, type DataFeed } from '../market/alpaca.provider.js';
-import { assertTicker } from '../market/bar-store.service.js';
-import { isIsoDate } from '../market/csv-bars.js';
+import { assertTicker, dataFeedOf, requestedPeriod, type DataFeed, type Period } from '../market/market-terms.js';
 import type { BarsInPeriod, MarketData } from '../market/market-data.service.js';
 import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { backtestResultJson } from './backtest-body.js';
-import {
-  barTimestamp,
-  comparisonResult,
-  compareTemplates,
-  findTemplate,
-  legacyBacktestResult,
-  resolveTemplateParameters,
-  runTemplateBacktest,
-  type ComparisonResult,
-  type LegacyBacktestResult,
-  type StrategyTemplate,
-} from './engine/index.js';
+import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, type StrategyTemplate } from '../engine/index.js';
+import { compareTemplates, comparisonResult, legacyBacktestResult, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
+import { refusedByEngine } from './engine-refusal.js';
 import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
-
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 export interface BacktestDeps {
   readonly marketData: MarketData;
@@ -38,9 +25,9 @@ export async function legacyBacktestBody(
   serialize: (result: LegacyBacktestResult) => string,
 ): Promise<Buffer> {
   const template = templateById(request.strategy);
-  const params = resolveTemplateParameters(template, request.strategy_params ?? []);
+  const params = refusedByEngine(() => resolveTemplateParameters(template, request.strategy_params ?? []));
   const period = requestedPeriod(request.start_date, request.end_date);
-  const feed = dataFeed(request.data_feed);
+  const feed = dataFeedOf(request.data_feed);
   assertTicker(request.symbol);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
   // Everything the body depends on: the bars (symbol, version, period) and the run's inputs.
@@ -79,7 +66,7 @@ export async function comparisonBody(
   }
   const templates = request.strategies.map(templateById);
   const period = requestedPeriod(request.start_date, request.end_date);
-  const feed = dataFeed(request.data_feed);
+  const feed = dataFeedOf(request.data_feed);
   assertTicker(request.symbol);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
   const key = JSON.stringify(['compare', request.symbol, version, period.from, period.to, feed, request.strategies, request.initial_capital]);
@@ -101,41 +88,6 @@ function templateById(id: string): StrategyTemplate {
   const template = findTemplate(id);
   if (!template) throw new NotFound(`No strategy template "${id}". GET /api/templates lists them.`, 'unknown_strategy');
   return template;
-}
-
-interface Period {
-  readonly from: string;
-  readonly to: string;
-}
-
-/** The UTC calendar days the request names; each bound is a `YYYY-MM-DD` date or an ISO 8601 timestamp. */
-export function requestedPeriod(start: string, end: string): Period {
-  const from = utcDay('start_date', start);
-  const to = utcDay('end_date', end);
-  if (to < from) {
-    throw new BadRequest(`end_date (${end}) is before start_date (${start}).`, [{ field: 'body.end_date', message: 'is before start_date' }], 'invalid_period');
-  }
-  return { from, to };
-}
-
-function utcDay(field: string, text: string): string {
-  if (isIsoDate(text)) return text;
-  const match = TIMESTAMP.exec(text);
-  if (match && isIsoDate(match[1]!)) {
-    // An offset can carry a timestamp past year 9999 (`9999-12-31T23:59-23:59`), out of the date format.
-    const day = new Date(Date.parse(text)).toISOString().slice(0, 10);
-    if (isIsoDate(day)) return day;
-  }
-  const message = `${field} "${text}" is not an ISO 8601 date: use YYYY-MM-DD or a UTC timestamp such as 2020-01-31T00:00:00Z.`;
-  throw new BadRequest(message, [{ field: `body.${field}`, message: 'is not an ISO 8601 date' }], 'invalid_date');
-}
-
-function dataFeed(value: string | undefined): DataFeed {
-  const feed = value ?? 'delayed_sip';
-  if (!(DATA_FEEDS as readonly string[]).includes(feed)) {
-    throw new BadRequest(`data_feed "${feed}" is not known; use ${DATA_FEEDS.map((f) => `"${f}"`).join(' or ')}.`, [{ field: 'body.data_feed', message: 'is not a known feed' }], 'unknown_data_feed');
-  }
-  return feed as DataFeed;
 }
 
 async function barsInPeriod(marketData: MarketData, symbol: string, period: Period, feed: DataFeed): Promise<BarsInPeriod> {

@@ -5,21 +5,16 @@
  */
 import type { Db } from '../platform/db/database.js';
 import { AppError, BadRequest, Unprocessable } from '../platform/errors.js';
-import { assertTicker } from '../market/bar-store.service.js';
-import { isIsoDate } from '../market/csv-bars.js';
+import { assertTicker, describePeriod, optionalPeriod, type Period } from '../market/market-terms.js';
 import type { MarketData } from '../market/market-data.service.js';
 import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
-import type { StrategyRow } from '../strategies/strategies.repo.js';
+import { allowedSymbols, positionSideOf, type StrategyPolicy } from '../strategies/strategy-policy.js';
 import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
-import { replayStrategy } from './library/replay.js';
-import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from './library/types.js';
+import { replayStrategy } from '../engine/replay/replay.js';
+import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from '../engine/replay/types.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
-
-/** The period's bounds when the request leaves them out: every stored bar. */
-const EARLIEST = '1900-01-01';
-const LATEST = '9999-12-31';
 
 export interface LibraryBacktestDeps {
   readonly db: Db;
@@ -41,16 +36,16 @@ export async function libraryBacktestBody(
   request: LibraryBacktestRequest,
   serialize: (result: LibraryBacktestResult) => string,
 ): Promise<Buffer> {
-  const period = requestedPeriod(request.start_date, request.end_date);
+  const period = optionalPeriod(request.start_date, request.end_date);
   const requested = request.symbols === undefined ? null : requestedSymbols(request.symbols);
   const strategy = await loadOwnStrategy(deps.db, { userId }, request.strategy_id);
   const replay: ReplayStrategy = {
-    side: sideOf(strategy),
+    side: replaySide(strategy),
     maxPositionSize: strategy.entry_max_position_size,
     profitTargetPct: strategy.exit_profit_target_pct,
     stopLossPct: strategy.exit_stop_loss_pct,
   };
-  const symbols = symbolsToReplay(strategy.entry_symbol_allowlist, requested);
+  const symbols = symbolsToReplay(allowedSymbols(strategy), requested);
   const entryRule = compiled('entry_rule', strategy.entry_rule);
   const exitRule = compiled('exit_rule', strategy.exit_rule);
   const bars: { symbol: string; series: BarSeries; version: number }[] = [];
@@ -77,33 +72,16 @@ export async function libraryBacktestBody(
   });
 }
 
-/** equity_long → long, equity_short → short, custom → short only when it may only sell; options types are refused. */
-export function sideOf(strategy: Pick<StrategyRow, 'strategy_type' | 'entry_allowed_sides'>): PositionSide {
-  switch (strategy.strategy_type) {
-    case 'equity_long':
-      return 'long';
-    case 'equity_short':
-      return 'short';
-    case 'custom':
-      return strategy.entry_allowed_sides === 'sell' ? 'short' : 'long';
-    default:
-      throw new Unprocessable(
-        'unsupported_strategy_type',
-        `Strategy type "${strategy.strategy_type}" cannot be backtested yet: there is no options data. Equity strategies (equity_long, equity_short, custom) can.`,
-      );
+/** The strategy policy's position side; options types are refused (422 `unsupported_strategy_type`). */
+function replaySide(strategy: Pick<StrategyPolicy, 'strategy_type' | 'entry_allowed_sides'>): PositionSide {
+  const side = positionSideOf(strategy);
+  if (side === null) {
+    throw new Unprocessable(
+      'unsupported_strategy_type',
+      `Strategy type "${strategy.strategy_type}" cannot be backtested yet: there is no options data. Equity strategies (equity_long, equity_short, custom) can.`,
+    );
   }
-}
-
-function requestedPeriod(start: string | undefined, end: string | undefined): { from: string; to: string } {
-  for (const [field, value] of [['start_date', start], ['end_date', end]] as const) {
-    if (value !== undefined && !isIsoDate(value)) {
-      throw new BadRequest(`${field} "${value}" is not a calendar date in YYYY-MM-DD form.`, [{ field: `body.${field}`, message: 'is not a YYYY-MM-DD date' }], 'invalid_date');
-    }
-  }
-  if (start !== undefined && end !== undefined && end < start) {
-    throw new BadRequest(`end_date (${end}) is before start_date (${start}).`, [{ field: 'body.end_date', message: 'is before start_date' }], 'invalid_period');
-  }
-  return { from: start ?? EARLIEST, to: end ?? LATEST };
+  return side;
 }
 
 function requestedSymbols(symbols: readonly string[]): string[] {
@@ -120,8 +98,7 @@ function requestedSymbols(symbols: readonly string[]): string[] {
 }
 
 /** The symbols to replay, sorted: the requested ones (each within the allowlist, if there is one), else the allowlist's. */
-function symbolsToReplay(allowlistText: string | null, requested: readonly string[] | null): string[] {
-  const allowlist = allowlistText === null ? null : [...new Set(allowlistText.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))];
+function symbolsToReplay(allowlist: string[] | null, requested: readonly string[] | null): string[] {
   if (requested === null) {
     if (allowlist === null || allowlist.length === 0) {
       throw new BadRequest('This strategy has no entry_symbol_allowlist: name the symbols to replay in "symbols".', [{ field: 'body.symbols', message: 'is required for this strategy' }], 'symbols_required');
@@ -155,9 +132,9 @@ function compiled(field: 'entry_rule' | 'exit_rule', source: string | null): Com
   }
 }
 
-async function barsOf(marketData: MarketData, symbol: string, period: { from: string; to: string }) {
+async function barsOf(marketData: MarketData, symbol: string, period: Period) {
   const noBars = () =>
-    new Unprocessable('no_bars', `${symbol} has no bars ${describe(period)}.`, [{ field: 'body.symbols', message: `${symbol} has no bars`, symbol }]);
+    new Unprocessable('no_bars', `${symbol} has no bars ${describePeriod(period)}.`, [{ field: 'body.symbols', message: `${symbol} has no bars`, symbol }]);
   try {
     const { series, version } = await marketData.barsFor(symbol, period.from, period.to, 'delayed_sip');
     if (series.dates.length === 0) throw noBars();
@@ -168,9 +145,3 @@ async function barsOf(marketData: MarketData, symbol: string, period: { from: st
   }
 }
 
-function describe(period: { from: string; to: string }): string {
-  if (period.from === EARLIEST && period.to === LATEST) return 'stored';
-  if (period.from === EARLIEST) return `up to ${period.to}`;
-  if (period.to === LATEST) return `from ${period.from} on`;
-  return `from ${period.from} to ${period.to}`;
-}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  calendarDaysBetween,
   checkCompliance,
   COMPLIANCE_RULES,
   money,
@@ -245,13 +244,6 @@ describe('days to expiry in New York', () => {
     expect(before.violations).toEqual([]);
     const after = checkCompliance(strategy, trade, { today: newYorkDate(new Date('2026-03-10T04:00:00Z')), referencePrice: 1 });
     expect(after.violations).toEqual([{ rule: 'leg_structure', message: 'Leg SPY260309P00500000 expired on 2026-03-09.' }]);
-  });
-
-  it('counts calendar days, across month, year and leap-day boundaries', () => {
-    expect(calendarDaysBetween('2026-03-09', '2026-03-09')).toBe(0);
-    expect(calendarDaysBetween('2026-03-09', '2026-04-17')).toBe(39);
-    expect(calendarDaysBetween('2027-12-31', '2028-03-01')).toBe(61);
-    expect(calendarDaysBetween('2026-03-10', '2026-03-09')).toBe(-1);
   });
 });
 

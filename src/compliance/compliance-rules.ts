@@ -2,9 +2,18 @@
  * The compliance rules: a declarative list, each an id, when it applies to a strategy, and a check of one
  * proposed trade that answers a message or null. Pure (no I/O, no clock): the caller puts today's New York
  * date and the reference price into the context. The compliance check answers these; the order routes
- * enforce the same list.
+ * enforce the same list. What a strategy allows is read through the one strategy policy.
  */
-import type { Strategy } from '../strategies/strategies.schema.js';
+import { calendarDaysBetween } from '../engine/dates.js';
+import {
+  allowedSides,
+  allowedSymbols,
+  CONTRACT_MULTIPLIER,
+  EQUITY_STRATEGY_TYPES,
+  positionSize,
+  tradesOptions,
+  type StrategyPolicy,
+} from '../strategies/strategy-policy.js';
 import type { OccOption } from './occ-symbol.js';
 
 export type ComplianceRuleId =
@@ -17,7 +26,7 @@ export type ComplianceRuleId =
   | 'min_credit';
 
 export type ComplianceStrategy = Pick<
-  Strategy,
+  StrategyPolicy,
   'strategy_type' | 'is_active' | 'entry_symbol_allowlist' | 'entry_max_position_size' | 'entry_allowed_sides' | 'credit_min_amount' | 'exit_max_dte'
 >;
 
@@ -61,11 +70,6 @@ export interface ComplianceOutcome {
   readonly violations: ComplianceViolation[];
 }
 
-export const OPTIONS_STRATEGY_TYPES: ReadonlySet<Strategy['strategy_type']> = new Set(['vertical_spread', 'iron_condor']);
-const EQUITY_STRATEGY_TYPES: ReadonlySet<Strategy['strategy_type']> = new Set(['equity_long', 'equity_short']);
-/** Shares per option contract. */
-export const CONTRACT_MULTIPLIER = 100;
-const DAY_MS = 86_400_000;
 
 export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
   {
@@ -79,7 +83,7 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
     description: 'The order’s symbol (the underlying of an options order) is in entry_symbol_allowlist.',
     applies: (strategy) => strategy.entry_symbol_allowlist !== null,
     check: (strategy, trade) => {
-      const allowed = (strategy.entry_symbol_allowlist ?? '').split(',');
+      const allowed = allowedSymbols(strategy) ?? [];
       return allowed.includes(trade.symbol) ? null : `${trade.symbol} is not in the strategy's allowlist (${allowed.join(', ')}).`;
     },
   },
@@ -88,7 +92,7 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
     description: 'The order’s side is one of entry_allowed_sides.',
     applies: (strategy) => strategy.entry_allowed_sides !== null,
     check: (strategy, trade) => {
-      const sides = (strategy.entry_allowed_sides ?? '').split(',');
+      const sides = allowedSides(strategy) ?? [];
       return sides.includes(trade.side) ? null : `The strategy allows only ${sides.join(' and ')} orders; this is a ${trade.side}.`;
     },
   },
@@ -102,7 +106,7 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
         return `The price is unknown (${context.priceUnknownReason ?? 'no price given'}), so the position size cannot be checked against the maximum of ${money(max)}.`;
       }
       const options = trade.legs.length > 0;
-      const size = trade.qty * context.referencePrice * (options ? CONTRACT_MULTIPLIER : 1);
+      const size = positionSize(trade.qty, context.referencePrice, options);
       if (size <= max) return null;
       const formula = options ? `${trade.qty} × ${money(context.referencePrice)} × ${CONTRACT_MULTIPLIER}` : `${trade.qty} × ${money(context.referencePrice)}`;
       return `Position size ${money(size)} (${formula}) exceeds the maximum of ${money(max)}.`;
@@ -144,7 +148,7 @@ export const COMPLIANCE_RULES: readonly ComplianceRule[] = [
   {
     id: 'min_credit',
     description: 'Options strategies: the order is a sell whose price (net credit per share) is at least credit_min_amount.',
-    applies: (strategy) => strategy.credit_min_amount !== null && OPTIONS_STRATEGY_TYPES.has(strategy.strategy_type),
+    applies: (strategy) => strategy.credit_min_amount !== null && tradesOptions(strategy),
     check: (strategy, trade) => {
       const min = strategy.credit_min_amount ?? 0;
       if (trade.side === 'buy') return `A buy pays a net debit; the strategy needs a net credit of at least ${money(min)} per share.`;
@@ -173,11 +177,6 @@ export function newYorkDate(instant: Date): string {
 }
 
 const NEW_YORK_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** Whole calendar days from `from` to `to` (both `YYYY-MM-DD`); negative when `to` is earlier. */
-export function calendarDaysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
 
 function verticalProblem(legs: readonly OptionLeg[]): string | null {
   if (legs.length !== 2) return `A vertical spread has 2 legs; this order has ${legs.length}.`;

@@ -1,9 +1,9 @@
 import type { AuthContext } from '../auth/sessions.service.js';
 import { BadRequest } from '../platform/errors.js';
-import { isTicker } from '../strategies/strategy-fields.js';
+import { isTicker } from '../market/market-terms.js';
+import { latestStoredClose } from '../market/bars.repo.js';
 import { loadOwnStrategy, strategyView, type StrategyDeps } from '../strategies/strategies.service.js';
 import { checkCompliance, newYorkDate, type ComplianceContext, type ComplianceTrade, type OptionLeg } from './compliance-rules.js';
-import { latestStoredClose } from './compliance.repo.js';
 import type { ComplianceRequest, ComplianceResult } from './compliance.schema.js';
 import { parseOccSymbol } from './occ-symbol.js';
 

@@ -3,12 +3,7 @@ import { MINUTE, type Clock } from '../platform/clock.js';
 import { Forbidden, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
-
-import type { DataFeed } from '../backtest/engine/index.js';
-
-export type { DataFeed };
-/** Our data feeds (the contract's `data_feed`). */
-export const DATA_FEEDS: readonly DataFeed[] = ['delayed_sip', 'sip'];
+import type { DataFeed } from './market-terms.js';
 
 /** How far behind real time `delayed_sip` stays: what the provider's free plan allows on `sip`. */
 export const FEED_DELAY_MS = 15 * MINUTE;

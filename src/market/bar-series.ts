@@ -1,4 +1,4 @@
-import type { BarSeries } from '../backtest/engine/index.js';
+import type { BarSeries } from '../engine/index.js';
 /** One day of prices, as stored and as providers deliver it. `date` is `YYYY-MM-DD`. */
 export interface Bar {
   readonly date: string;
@@ -10,7 +10,7 @@ export interface Bar {
 }
 
 /** A symbol's bars in date order, column-wise in typed arrays: the engine's input type. */
-export type { BarSeries } from '../backtest/engine/index.js';
+export type { BarSeries } from '../engine/index.js';
 
 export function barSeriesFromBars(bars: readonly Bar[]): BarSeries {
   const n = bars.length;

@@ -4,23 +4,14 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import { BadRequest } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { hasAnyBar, upsertBarBatch } from './bars.repo.js';
 import { parseBarsCsv } from './csv-bars.js';
 import { bumpBarsVersion, upsertSymbol } from './symbols.repo.js';
 
 const BATCH = 1000;
-/** Upper-case tickers as exchanges and data vendors write them: `SPX`, `BRK.B`, `BF-B`, `^GSPC`. */
-const TICKER = /^\^?[A-Z][A-Z0-9]{0,9}([.-][A-Z0-9]{1,5})?$/;
 
 export const DEMO_SYMBOL = { symbol: 'SPX', name: 'S&P 500 Index' } as const;
-
-export function assertTicker(symbol: string): void {
-  if (!TICKER.test(symbol)) {
-    throw new BadRequest(`Symbol "${symbol}" is not a ticker: upper-case letters and digits, such as SPX, AAPL or BRK.B.`, undefined, 'invalid_symbol');
-  }
-}
 
 export interface StoreBarsResult {
   /** Rows inserted or changed; 0 when the store already held exactly these bars. */

@@ -49,3 +49,9 @@ export async function hasAnyBar(db: DbOrTx): Promise<boolean> {
   const row = await db.selectFrom('bars').select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** The close of `symbol`'s newest stored bar, or null when none is stored. */
+export async function latestStoredClose(db: DbOrTx, symbol: string): Promise<number | null> {
+  const row = await db.selectFrom('bars').select('close').where('symbol', '=', symbol).orderBy('date', 'desc').limit(1).executeTakeFirst();
+  return row ? Number(row.close) : null;
+}

@@ -1,4 +1,5 @@
 import type { Bar } from './bar-series.js';
+import { isIsoDate } from './market-terms.js';
 
 /** A CSV row we refuse: `file:line: reason`, with the line counted from 1 (the header). */
 export class CsvBarsError extends Error {
@@ -97,11 +98,4 @@ function headerColumns(header: string, file: string): { index: Map<Column, numbe
     throw new CsvBarsError(file, 1, `the header lacks ${missing.join(', ')} (expected Date,Open,High,Low,Close,Adj Close,Volume)`);
   }
   return { index, width: Math.max(...index.values()) + 1 };
-}
-
-/** `YYYY-MM-DD` naming a real day of the Gregorian calendar. */
-export function isIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }

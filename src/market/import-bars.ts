@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import { assertTicker, storeBars } from './bar-store.service.js';
+import { storeBars } from './bar-store.service.js';
+import { assertTicker } from './market-terms.js';
 import { parseBarsCsv } from './csv-bars.js';
 
 export interface ImportBarsOptions {

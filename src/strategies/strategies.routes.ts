@@ -1,27 +1,62 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../auth/session-hooks.js';
-import { ActiveStrategyList, CreateStrategyBody, PatchStrategyBody, Strategy, StrategyErrorResponse, StrategyIdParams } from './strategies.schema.js';
+import {
+  ActiveStrategyList,
+  CreateStrategyBody,
+  PatchStrategyBody,
+  Strategy,
+  StrategyErrorResponse,
+  StrategyIdParams,
+  StrategyList,
+  StrategyListQuery,
+} from './strategies.schema.js';
 import {
   createMyStrategy,
   deleteMyStrategy,
   getMyStrategy,
   listMyActiveStrategies,
+  listMyStrategies,
   parseStrategyId,
   updateMyStrategy,
   type StrategyDeps,
 } from './strategies.service.js';
+import { templateCatalogue, TemplateList } from './templates.schema.js';
 
 const tags = ['strategies'];
 const error = { $ref: 'ErrorResponse#' };
 const security = [{ session: [] }];
 
 /**
- * The Strategy Library, each route behind a session. `GET /api/strategies` (the list) lives with the legacy
- * catalogue in `backtest/templates.routes.ts`, because the same path answers both.
+ * The Strategy Library, each route behind a session; `GET /api/strategies` without one is the template catalogue
+ * (its legacy name, as before the library existed).
  */
 export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    app.get(
+      '/api/strategies',
+      {
+        onRequest: app.loadSession,
+        schema: {
+          tags: ['strategies', 'backtest'],
+          summary: 'With a session: your Strategy Library (total in X-Total-Count). Without: the strategy templates (as /api/templates)',
+          querystring: StrategyListQuery,
+          response: {
+            200: Type.Union([StrategyList, TemplateList], {
+              description: 'With a session an array of Strategy; without one an array of strategy template',
+            }),
+            400: error,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!request.auth) return templateCatalogue(request);
+        const { strategies, total } = await listMyStrategies(deps, request.auth, request.query);
+        reply.header('x-total-count', String(total));
+        return strategies;
+      },
+    );
+
     // The session is checked on request, before the body is validated: no details for a caller without one.
     // Declared as a static path, which Fastify's router always prefers to `/api/strategies/:id`.
     app.get(

@@ -1,7 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
-
-export const STRATEGY_TYPES = ['iron_condor', 'vertical_spread', 'equity_long', 'equity_short', 'custom'] as const;
-export const ALLOWED_SIDES = ['buy', 'sell', 'buy,sell'] as const;
+import { ALLOWED_SIDES, STRATEGY_TYPES } from './strategy-policy.js';
 
 /** DESIGN's pagination: `limit` default 50, max 200; `offset` default 0; the total in `X-Total-Count`. */
 export const STRATEGY_LIST_DEFAULT_LIMIT = 50;
@@ -72,7 +70,6 @@ export const Strategy = Type.Object(
   { description: 'Strategy Library entry' },
 );
 export type Strategy = Static<typeof Strategy>;
-export type StrategyTypeName = (typeof STRATEGY_TYPES)[number];
 
 export const StrategyList = Type.Array(Strategy);
 

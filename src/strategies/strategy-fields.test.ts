@@ -6,7 +6,7 @@ import { BadRequest } from '../platform/errors.js';
 vi.mock('./grammar/index.js', () => ({
   ruleProblem: (source: string) => (source.startsWith('bad') ? { column: 4, message: 'column 4: unexpected end of rule' } : null),
 }));
-const { allowlistSymbols, checkedRule, normalizeAllowlist, normalizeDescription, normalizeName } = await import('./strategy-fields.js');
+const { checkedRule, normalizeAllowlist, normalizeDescription, normalizeName } = await import('./strategy-fields.js');
 
 function refusal(run: () => unknown): BadRequest {
   try {
@@ -46,11 +46,6 @@ describe('normalizeAllowlist', () => {
     const error = refusal(() => normalizeAllowlist(text));
     expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual([{ field: 'body.entry_symbol_allowlist', message: expect.stringContaining(problem) }]);
-  });
-
-  it('splits a stored list back into symbols', () => {
-    expect(allowlistSymbols('SPY,QQQ')).toEqual(['SPY', 'QQQ']);
-    expect(allowlistSymbols(null)).toEqual([]);
   });
 });
 

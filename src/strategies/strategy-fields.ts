@@ -1,4 +1,4 @@
-import { assertTicker } from '../market/bar-store.service.js';
+import { isTicker } from '../market/market-terms.js';
 import { BadRequest } from '../platform/errors.js';
 import { ruleProblem } from './grammar/index.js';
 import { DESCRIPTION_MAX, NAME_MAX } from './strategies.schema.js';
@@ -61,19 +61,4 @@ export function checkedRule(field: 'entry_rule' | 'exit_rule', text: string | nu
     throw new BadRequest(problem.message, [{ field: `body.${field}`, message: problem.message, column: problem.column }], 'invalid_rule');
   }
   return text;
-}
-
-/** The allowlist as a list (empty when there is no constraint). */
-export function allowlistSymbols(stored: string | null): string[] {
-  return stored ? stored.split(',') : [];
-}
-
-/** Upper-case tickers as the market data writes them (`SPY`, `BRK.B`, `BF-B`, `^GSPC`): the one pattern, bar-store's. */
-export function isTicker(symbol: string): boolean {
-  try {
-    assertTicker(symbol);
-    return true;
-  } catch {
-    return false;
-  }
 }

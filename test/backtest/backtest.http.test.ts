@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { loadDemoDataIfEmpty, storeBars } from '../../src/market/bar-store.service.js';
-import { STRATEGY_TEMPLATES } from '../../src/backtest/engine/index.js';
+import { STRATEGY_TEMPLATES } from '../../src/engine/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { ManualClock } from '../helpers/clock.js';

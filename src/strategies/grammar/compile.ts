@@ -4,7 +4,7 @@
  * 0/1), so a rule costs a few passes over the bars per node, with no per-bar interpretation. Identical
  * subexpressions (same canonical text) are computed once per evaluation. Nothing writes into the bars.
  */
-import type { BarSeries } from '../../backtest/engine/types.js';
+import type { BarSeries } from '../../engine/types.js';
 import { canonicalKey, type ArithmeticOperator, type ComparisonOperator, type Node } from './ast.js';
 import { literalValue } from './check.js';
 import { FUNCTION_BY_NAME } from './functions.js';

@@ -3,9 +3,9 @@
  * same indicators, same crossover definition, same warm-up. On the real SPX series (5,105 bars) and random walks.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSpxBars, randomWalkBars } from '../../../test/helpers/bar-series.js';
-import { ENTER, EXIT, RULES } from '../../backtest/engine/rules.js';
-import type { BarSeries, ResolvedParameters } from '../../backtest/engine/types.js';
+import { loadSpxBars, randomWalkBars } from '../../../test/fixtures/bar-series.js';
+import { ENTER, EXIT, TEMPLATE_SIGNALS } from '../../engine/signals.js';
+import type { BarSeries, ResolvedParameters } from '../../engine/types.js';
 import { compileRule } from './index.js';
 
 const SERIES: readonly (readonly [string, BarSeries])[] = [
@@ -33,7 +33,7 @@ const TEMPLATES: readonly (readonly [template: string, params: ResolvedParameter
 describe('rules agree with the built-in templates', () => {
   for (const [name, bars] of SERIES) {
     it.each(TEMPLATES)(`${name}: %s %o`, (template, params, entry, exit) => {
-      const signals = RULES[template]!(bars, params);
+      const signals = TEMPLATE_SIGNALS[template]!(bars, params);
       const expectedEntries = Array.from(signals, (s) => (s & ENTER ? 1 : 0));
       const entries = Array.from(compileRule(entry).evaluate(bars));
       expect(entries).toEqual(expectedEntries);

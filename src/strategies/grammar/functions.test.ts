@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { macd } from '../../backtest/engine/indicators.js';
+import { macd } from '../../engine/indicators.js';
 import { FUNCTIONS, type FunctionSpec } from './functions.js';
 
 const NUMBER_FUNCTIONS = FUNCTIONS.filter((f) => f.result === 'number');

@@ -3,7 +3,7 @@
  * whole columns. Indicators are the engine's (src/backtest/engine/indicators.ts), so a rule and a template that
  * say the same thing compute the same numbers.
  */
-import { bollinger, ema, highest, lowest, rsi, sma } from '../../backtest/engine/indicators.js';
+import { bollinger, ema, highest, lowest, rsi, sma } from '../../engine/indicators.js';
 
 /** A series expression; a whole-number literal within bounds; a number literal in (above, max]. */
 export type Param =

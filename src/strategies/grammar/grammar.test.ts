@@ -3,10 +3,10 @@
  * comments). Indicator values: sma/ema/rsi/… as docs/backtesting.md defines them.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { BarSeries } from '../../backtest/engine/types.js';
+import type { BarSeries } from '../../engine/types.js';
 import { FUNCTION_BY_NAME } from './functions.js';
 import { compileRule, evaluateRules } from './index.js';
-import { randomWalkBars } from '../../../test/helpers/bar-series.js';
+import { randomWalkBars } from '../../../test/fixtures/bar-series.js';
 
 //                   bar: 0    1    2    3    4    5    6    7    8    9
 const close = /*     */ [1, 2, 3, 2, 1, 2, 3, 4, 3, 5];

@@ -7,7 +7,7 @@
  * Pipeline: tokens.ts (lexer) → parse.ts (recursive descent → ast.ts) → check.ts (names, arity, literals, types,
  * using the function table in functions.ts) → compile.ts (closures over typed-array columns). Never eval'd.
  */
-import type { BarSeries } from '../../backtest/engine/types.js';
+import type { BarSeries } from '../../engine/types.js';
 import { checkRule } from './check.js';
 import { compileTree, type SubexpressionCache } from './compile.js';
 import { parseRule } from './parse.js';

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { randomWalkBars } from '../../../test/helpers/bar-series.js';
+import { randomWalkBars } from '../../../test/fixtures/bar-series.js';
 import { FUNCTIONS } from './functions.js';
 import { RuleError, compileRule, ruleProblem, type CompiledRule } from './index.js';
 

@@ -1,17 +1,13 @@
 /**
  * The shapes the lab reads from the legacy catalogue and backtest API (docs/market-data.md, "HTTP API"):
- * the engine's own types, so browser and server cannot drift apart. Type-only imports: nothing of the
- * engine is bundled.
+ * the server's own types, so browser and server cannot drift apart. Type-only imports: nothing of the
+ * server is bundled.
  */
-import type { BacktestMetrics as EngineMetrics } from '../../backtest/engine/types';
+import type { BacktestMetrics as EngineMetrics } from '../../engine/types';
 
-export type { BacktestTrade, StrategyTemplate, TemplateParameter } from '../../backtest/engine/types';
-export type {
-  ComparisonEntry,
-  ComparisonResult,
-  DataFeed,
-  LegacyBacktestResult as BacktestResult,
-} from '../../backtest/engine/result';
+export type { BacktestTrade, StrategyTemplate, TemplateParameter } from '../../engine/types';
+export type { ComparisonEntry, ComparisonResult, LegacyBacktestResult as BacktestResult } from '../../backtest/backtest-result';
+export type { DataFeed } from '../../market/market-terms';
 
 /** Every summary statistic a result carries beside its own fields (`final_capital` is a result field). */
 export type BacktestMetrics = Omit<EngineMetrics, 'final_capital'>;

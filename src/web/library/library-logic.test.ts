@@ -7,7 +7,7 @@ import { placeApiError } from './errors';
 import { columnOf, lineAt } from './rule-editor';
 import { MAX_QTY as SERVER_MAX_QTY } from '../../compliance/compliance.schema';
 import { DESCRIPTION_MAX as SERVER_DESCRIPTION_MAX, MAX_DTE_LIMIT, NAME_MAX as SERVER_NAME_MAX } from '../../strategies/strategies.schema';
-import { isTicker } from '../../strategies/strategy-fields';
+import { isTicker } from '../../market/market-terms';
 import { checkStrategyInputs, createBody, DESCRIPTION_MAX, EMPTY_INPUTS, MAX_DTE, NAME_MAX, TICKER, fractionOf, inputsOf, normaliseSymbols, patchBody, percentOf, type StrategyInputs } from './strategy-inputs';
 import type { StrategyView } from './types';
 

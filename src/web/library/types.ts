@@ -6,13 +6,11 @@
 import type { Static } from 'typebox';
 import type { LibraryBacktestRequest as LibraryBacktestRequestSchema } from '../../backtest/library-backtest.schema';
 import type { ComplianceRequest as ComplianceRequestSchema, ComplianceResult as ComplianceResultSchema } from '../../compliance/compliance.schema';
-import type { ActiveStrategy as ActiveStrategySchema, ALLOWED_SIDES, Strategy, StrategyTypeName } from '../../strategies/strategies.schema';
+import type { ActiveStrategy as ActiveStrategySchema, Strategy } from '../../strategies/strategies.schema';
 
-export type { ExitReason, LibraryBacktestResult, LibraryStats, LibraryTrade } from '../../backtest/library/types';
+export type { ExitReason, LibraryBacktestResult, LibraryStats, LibraryTrade } from '../../engine/replay/types';
 
-export type StrategyType = StrategyTypeName;
-export type AllowedSides = (typeof ALLOWED_SIDES)[number];
-export type OrderSide = 'buy' | 'sell';
+export type { AllowedSides, OrderSide, StrategyType } from '../../strategies/strategy-policy';
 
 /** One Strategy Library entry (create, read, update and list answers). Rule fields are null when unset. */
 export type StrategyView = Strategy;

@@ -13,7 +13,7 @@ export const EXIT = 2;
 
 export type SignalRule = (bars: BarSeries, params: ResolvedParameters) => Uint8Array;
 
-export const RULES: Readonly<Record<string, SignalRule>> = {
+export const TEMPLATE_SIGNALS: Readonly<Record<string, SignalRule>> = {
   buy_and_hold: (bars) => {
     const signals = new Uint8Array(bars.close.length);
     if (signals.length > 0) signals[0] = ENTER;

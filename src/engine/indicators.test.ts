@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BollingerBands, DonchianChannels, EMA, MACD, RSI, SMA } from 'trading-signals';
-import { loadSpxBars } from '../../../test/helpers/bar-series.js';
+import { loadSpxBars } from '../../test/fixtures/bar-series.js';
 import { bollinger, ema, highest, lowest, macd, rsi, sma } from './indicators.js';
 
 const bars = loadSpxBars();

@@ -7,7 +7,7 @@
  * before entries on a date, symbols sorted. Bars: [date, open, close]; signals: '0'/'1' per bar.
  */
 import { describe, expect, it } from 'vitest';
-import { goldenSeries as series, type GoldenBar } from '../../../test/helpers/bar-series.js';
+import { goldenSeries as series, type GoldenBar } from '../../../test/fixtures/bar-series.js';
 import { replayStrategy } from './replay.js';
 import type { ExitReason, LibraryStats, LibraryTrade, PositionSide, ReplayStrategy } from './types.js';
 

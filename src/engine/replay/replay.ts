@@ -8,10 +8,10 @@
  * order; exits are checked on every close from the entry bar's on, stop loss, then profit target, then exit_rule;
  * a position still open on a symbol's last bar is closed at that close (end_of_period).
  */
-import { calendarDaysBetween } from '../engine/dates.js';
-import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../engine/metrics.js';
-import { plainArray } from '../engine/result.js';
-import { drawdownCurve } from '../engine/simulate.js';
+import { calendarDaysBetween } from '../dates.js';
+import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../metrics.js';
+import { plainArray } from '../plain-array.js';
+import { drawdownCurve } from '../simulate.js';
 import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayStrategy, SymbolReplayInput } from './types.js';
 
 interface OpenPosition {

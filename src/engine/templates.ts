@@ -2,7 +2,7 @@
  * The built-in strategy templates (the legacy catalogue) and the validation of supplied parameter values.
  * The trading rules behind each template live in rules.ts; docs/backtesting.md describes both.
  */
-import { BadRequest } from '../../platform/errors.js';
+import { EngineError } from './engine-error.js';
 import type { ResolvedParameters, StrategyTemplate, SuppliedParameter, TemplateParameter } from './types.js';
 
 function integer(name: string, value: number, min: number, max: number, description: string): TemplateParameter {
@@ -104,7 +104,7 @@ export function defaultParameters(template: StrategyTemplate): ResolvedParameter
 
 /**
  * Validates supplied `{name, value}` pairs against the template and returns every parameter, defaults filled in.
- * Throws BadRequest (400, code `invalid_parameter`) naming the parameter and its allowed range for: an unknown
+ * Throws EngineError (code `invalid_parameter`, a 400 in the API) naming the parameter and its allowed range for: an unknown
  * name, a name given twice, a value that is not a finite number (or not an integer for an integer parameter),
  * a value outside [min, max], and a broken cross-parameter rule (fast_period below slow_period, …).
  */
@@ -143,7 +143,7 @@ export function resolveTemplateParameters(
 }
 
 function refuse(field: string, message: string): never {
-  throw new BadRequest(message, [{ field: `strategy_params.${field}`, message }], 'invalid_parameter');
+  throw new EngineError('invalid_parameter', message, [{ field: `strategy_params.${field}`, message }]);
 }
 
 function deepFreeze<T>(value: T): T {

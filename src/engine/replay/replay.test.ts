@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BarSeries } from '../engine/types.js';
+import type { BarSeries } from '../types.js';
 import { replayStrategy } from './replay.js';
 import type { ReplayStrategy, SymbolReplayInput } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpxBars } from '../../../test/helpers/bar-series.js';
+import { loadSpxBars } from '../../test/fixtures/bar-series.js';
 import { calendarDaysBetween, dayNumber, timestamp } from './dates.js';
 
 const MS_PER_DAY = 86_400_000;
@@ -22,5 +22,12 @@ describe('bar date arithmetic', () => {
     expect(calendarDaysBetween('2019-12-31', '2020-03-01')).toBe(61);
     expect(calendarDaysBetween('2020-04-17', '2000-01-03')).toBe(-7410);
     expect(timestamp('2020-04-17')).toBe('2020-04-17T00:00:00.000Z');
+  });
+
+  it('counts calendar days (option expiries too), across month, year and leap-day boundaries', () => {
+    expect(calendarDaysBetween('2026-03-09', '2026-03-09')).toBe(0);
+    expect(calendarDaysBetween('2026-03-09', '2026-04-17')).toBe(39);
+    expect(calendarDaysBetween('2027-12-31', '2028-03-01')).toBe(61);
+    expect(calendarDaysBetween('2026-03-10', '2026-03-09')).toBe(-1);
   });
 });

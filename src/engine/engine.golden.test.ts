@@ -5,7 +5,7 @@
  * close, drawdown = equity / running peak − 1. Bars: [date, open, close]; high = max(open, close), low = min.
  */
 import { describe, expect, it } from 'vitest';
-import { goldenSeries as series, type GoldenBar } from '../../../test/helpers/bar-series.js';
+import { goldenSeries as series, type GoldenBar } from '../../test/fixtures/bar-series.js';
 import { findTemplate, resolveTemplateParameters, runTemplateBacktest } from './index.js';
 import type { BacktestMetrics, BacktestTrade, SuppliedParameter } from './types.js';
 

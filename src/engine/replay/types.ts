@@ -3,7 +3,7 @@
  * with one shared cash. Pure data, no imports beyond the engine's types; the web app imports these too.
  * Conventions: docs/backtesting.md "Library backtest".
  */
-import type { BarSeries } from '../engine/types.js';
+import type { BarSeries } from '../types.js';
 
 export type PositionSide = 'long' | 'short';
 export type ExitReason = 'stop_loss' | 'profit_target' | 'exit_rule' | 'end_of_period';

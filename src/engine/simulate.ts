@@ -5,7 +5,7 @@
  * open after the last bar is sold at the last close and reported as a SELL on the last bar.
  */
 import { calendarDaysBetween, timestamp } from './dates.js';
-import { ENTER, EXIT } from './rules.js';
+import { ENTER, EXIT } from './signals.js';
 import type { BacktestTrade, BarSeries } from './types.js';
 
 export interface Simulation {

@@ -1,0 +1,12 @@
+import { EngineError } from '../engine/index.js';
+import { BadRequest } from '../platform/errors.js';
+
+/** Runs engine code on request input: what the engine refuses (an `EngineError`) is the request's mistake, a 400. */
+export function refusedByEngine<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof EngineError) throw new BadRequest(error.message, error.details, error.code);
+    throw error;
+  }
+}
