@@ -13,7 +13,7 @@ export async function setAdminRole(db: Db, clock: Clock, rawEmail: string, admin
   const email = rawEmail.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, email);
-    if (!user || user.deleted_at !== null) throw new NotFound(`No account has the address ${email}.`, 'unknown_email');
+    if (!user || user.deleted_at !== null) throw new NotFound('unknown_email', `No account has the address ${email}.`);
     const role = admin ? 'admin' : 'user';
     if (user.role === role) return { changed: false, userId: user.id };
     await setRole(trx, user.id, role);

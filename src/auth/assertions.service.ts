@@ -16,7 +16,7 @@ export interface AssertedUser {
 }
 
 function authenticationFailed(): Unauthenticated {
-  return new Unauthenticated('The passkey could not be verified.', 'authentication_failed');
+  return new Unauthenticated('authentication_failed', 'The passkey could not be verified.');
 }
 
 /**
@@ -35,7 +35,7 @@ export async function verifyUserAssertion(
 ): Promise<AssertedUser> {
   const consumed = await consumeChallenge(deps.db, deps.clock, response.response?.clientDataJSON, ceremony, boundUserId);
   const credential = await findCredential(deps.db, response.id);
-  if (!credential) throw new Unauthenticated('This passkey is not registered here.', 'unknown_credential');
+  if (!credential) throw new Unauthenticated('unknown_credential', 'This passkey is not registered here.');
   // A bound ceremony (step-up) accepts only the bound user's own passkeys.
   if (boundUserId !== undefined && credential.user_id !== boundUserId) throw authenticationFailed();
   const user = await findUserById(deps.db, credential.user_id);

@@ -30,7 +30,7 @@ export async function registerAuth(app: FastifyInstance, platform: Platform): Pr
 
   if (platform.config.authV1 === 'off') {
     app.addHook('onRequest', async (request) => {
-      if (ACCOUNT_PATHS.test(request.url)) throw new NotFound(`No route for ${request.method} ${request.url.split('?')[0]}.`);
+      if (ACCOUNT_PATHS.test(request.url)) throw new NotFound('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
     });
     return;
   }

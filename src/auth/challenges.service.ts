@@ -48,7 +48,7 @@ export async function consumeChallenge(
 ): Promise<ConsumedChallenge> {
   const challenge = challengeOf(clientDataJSON);
   const row = await takeChallenge(db, sha256Hex(challenge));
-  const invalid = () => new BadRequest('The ceremony has expired or is not known; start again.', undefined, 'challenge_invalid');
+  const invalid = () => new BadRequest('challenge_invalid', 'The ceremony has expired or is not known; start again.');
   if (!row) throw invalid();
   if (row.expires_at <= isoNow(clock)) throw invalid();
   if (row.ceremony !== ceremony) throw invalid();
@@ -59,7 +59,7 @@ export async function consumeChallenge(
 
 /** The `challenge` inside a base64url `clientDataJSON`; anything undecodable is a 400 `invalid_payload`. */
 export function challengeOf(clientDataJSON: unknown): string {
-  const malformed = () => new BadRequest('clientDataJSON is not base64url-encoded client data.', undefined, 'invalid_payload');
+  const malformed = () => new BadRequest('invalid_payload', 'clientDataJSON is not base64url-encoded client data.');
   if (typeof clientDataJSON !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(clientDataJSON)) throw malformed();
   let data: unknown;
   try {

@@ -51,7 +51,7 @@ export function credentialRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const label = request.body.label.trim();
         if (label.length < 1 || label.length > 64) {
-          throw new BadRequest('The label must be 1 to 64 characters.', [{ field: 'body.label', message: 'must be 1 to 64 characters after trimming' }]);
+          throw new BadRequest('validation_failed', 'The label must be 1 to 64 characters.', [{ field: 'body.label', message: 'must be 1 to 64 characters after trimming' }]);
         }
         return renameMyCredential(deps, authOf(request), request.params.id, label);
       },

@@ -1,6 +1,6 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
-import { Conflict, NotFound, Unauthenticated } from '../platform/errors.js';
+import { Conflict, NotFound, unauthenticated } from '../platform/errors.js';
 import type { AuthDeps } from './auth-context.js';
 import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { deleteCredential, findCredential, listCredentials, renameCredential, type CredentialRow } from './credentials.repo.js';
@@ -31,7 +31,7 @@ export async function listMyCredentials(deps: AuthDeps, auth: AuthContext): Prom
 /** Creation options for another device, the challenge bound to the signed-in user; their passkeys are excluded. */
 export async function addCredentialOptions(deps: AuthDeps, auth: AuthContext): Promise<CreationOptions> {
   const user = await findUserById(deps.db, auth.userId);
-  if (!user) throw new NotFound();
+  if (!user) throw new NotFound('not_found', 'Not found.');
   const challenge = await issueChallenge(deps.db, deps.clock, 'add_credential', { userId: user.id });
   return creationOptions(deps.config, {
     challenge,
@@ -51,7 +51,7 @@ export async function addCredential(deps: AuthDeps, auth: AuthContext, response:
     await lockUser(trx, auth.userId, deps.dialect);
     if (auth.sessionId) {
       const session = await findSessionWithUser(trx, auth.sessionId);
-      if (!session || session.revoked_at !== null) throw new Unauthenticated();
+      if (!session || session.revoked_at !== null) throw unauthenticated();
     }
     if (await findCredential(trx, credential.id)) throw registrationFailed('This passkey is already registered.');
     await storeCredential(trx, deps, auth.userId, credential, 'add_credential');
@@ -62,7 +62,7 @@ export async function addCredential(deps: AuthDeps, auth: AuthContext, response:
 
 export async function renameMyCredential(deps: AuthDeps, auth: AuthContext, id: string, label: string): Promise<CredentialView> {
   return deps.db.transaction().execute(async (trx) => {
-    if ((await renameCredential(trx, auth.userId, id, label)) === 0) throw new NotFound('No such passkey.');
+    if ((await renameCredential(trx, auth.userId, id, label)) === 0) throw new NotFound('not_found', 'No such passkey.');
     await appendAudit(trx, deps.clock, { actorUserId: auth.userId, action: 'credential.rename', targetKind: 'credential', targetId: id });
     return view((await findCredential(trx, id))!, auth);
   });
@@ -76,7 +76,7 @@ export async function deleteMyCredential(deps: AuthDeps, auth: AuthContext, id: 
   await deps.db.transaction().execute(async (trx) => {
     await lockUser(trx, auth.userId, deps.dialect);
     const mine = await listCredentials(trx, auth.userId);
-    if (!mine.some((c) => c.id === id)) throw new NotFound('No such passkey.');
+    if (!mine.some((c) => c.id === id)) throw new NotFound('not_found', 'No such passkey.');
     if (mine.length === 1) throw new Conflict('last_credential', 'This is your only passkey; add another before removing it.');
     const sessions = await listOpenSessionIds(trx, { userId: auth.userId, credentialId: id }, isoNow(deps.clock));
     await deleteCredential(trx, auth.userId, id);

@@ -59,17 +59,17 @@ export async function findUsableLink(
   token: string,
   purposes: readonly VerificationPurpose[],
 ): Promise<EmailLinkRow> {
-  const invalid = new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
+  const invalid = new NotFound('link_invalid', 'This link is not valid. Ask for a new one.');
   if (!TOKEN_SHAPE.test(token)) throw invalid;
   const link = await findEmailLinkByHash(db, sha256Hex(token));
   if (!link || !purposes.includes(link.purpose)) throw invalid;
   if (link.consumed_at !== null) throw linkUsed();
-  if (link.expires_at <= isoNow(clock)) throw new Gone('This link has expired. Ask for a new one.', 'link_expired');
+  if (link.expires_at <= isoNow(clock)) throw new Gone('link_expired', 'This link has expired. Ask for a new one.');
   return link;
 }
 
 export function linkUsed(): Gone {
-  return new Gone('This link was already used. Ask for a new one if you still need it.', 'link_used');
+  return new Gone('link_used', 'This link was already used. Ask for a new one if you still need it.');
 }
 
 /** Consumes an `initial` (or `rectification`) link and marks the address verified. No session is issued. */
@@ -77,7 +77,7 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<{ emai
   return deps.db.transaction().execute(async (trx) => {
     const link = await findUsableLink(trx, deps.clock, token, ['initial', 'rectification']);
     const user = await findUserById(trx, link.user_id);
-    if (!user || user.deleted_at !== null) throw new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
+    if (!user || user.deleted_at !== null) throw new NotFound('link_invalid', 'This link is not valid. Ask for a new one.');
     const now = isoNow(deps.clock);
     const holder = link.email === user.email ? user : await findUserByEmail(trx, link.email);
     if (holder && holder.id !== user.id) throw new Conflict('email_taken', 'Another account uses this address now.');

@@ -52,5 +52,5 @@ function invalidPayload(error: NonNullable<FastifyRequest['validationError']>): 
     field: `body${issue.instancePath.replace(/\//g, '.')}`,
     message: issue.message ?? 'is invalid',
   }));
-  return new BadRequest('The request is not a well-formed WebAuthn payload.', details, 'invalid_payload');
+  return new BadRequest('invalid_payload', 'The request is not a well-formed WebAuthn payload.', details);
 }

@@ -40,7 +40,7 @@ export async function login(
         }),
       );
     }
-    throw new Forbidden('Confirm your email address first: we have sent you a new link.', 'email_unverified');
+    throw new Forbidden('email_unverified', 'Confirm your email address first: we have sent you a new link.');
   }
   const session = await deps.db
     .transaction()

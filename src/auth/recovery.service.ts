@@ -47,7 +47,7 @@ export async function startRecovery(deps: AuthDeps, rawEmail: string, client: Cl
 async function recoveringUser(deps: AuthDeps, token: string): Promise<{ user: UserRow; linkId: string }> {
   const link = await findUsableLink(deps.db, deps.clock, token, ['recovery']);
   const user = await findUserById(deps.db, link.user_id);
-  if (!user || user.deleted_at !== null) throw new NotFound('This link is not valid. Ask for a new one.', 'link_invalid');
+  if (!user || user.deleted_at !== null) throw new NotFound('link_invalid', 'This link is not valid. Ask for a new one.');
   return { user, linkId: link.id };
 }
 
@@ -78,7 +78,7 @@ export async function completeRecovery(
   const clientData = response.response?.clientDataJSON;
   const { user, linkId } = await recoveringUser(deps, token);
   const ceremony = await consumeChallenge(deps.db, deps.clock, clientData, 'recovery', user.id);
-  if (ceremony.context.link_id !== linkId) throw new BadRequest('The ceremony belongs to another link.', undefined, 'challenge_invalid');
+  if (ceremony.context.link_id !== linkId) throw new BadRequest('challenge_invalid', 'The ceremony belongs to another link.');
   const credential = await verifyNewCredential(deps.config, response, ceremony.challenge);
   if (!credential) throw registrationFailed();
 

@@ -19,7 +19,7 @@ export function normaliseEmail(email: string): string {
 /** Beta: only allowlisted addresses may register. */
 export function assertMayRegister(deps: AuthDeps, email: string): void {
   if (deps.config.authV1 === 'beta' && !deps.config.authBetaAllowlist.includes(email)) {
-    throw new Forbidden('Registration is open to invited addresses only during the beta.', 'registration_closed');
+    throw new Forbidden('registration_closed', 'Registration is open to invited addresses only during the beta.');
   }
 }
 
@@ -50,7 +50,7 @@ export async function verifyRegistration(
 ): Promise<{ user_id: string; needs_email_verification: true }> {
   const ceremony = await consumeChallenge(deps.db, deps.clock, response.response?.clientDataJSON, 'registration');
   const { email, display_name: displayName, user_handle: userHandle } = ceremony.context as Record<string, string>;
-  if (!email || userHandle === undefined) throw new BadRequest('The ceremony is not a registration.', undefined, 'challenge_invalid');
+  if (!email || userHandle === undefined) throw new BadRequest('challenge_invalid', 'The ceremony is not a registration.');
   assertMayRegister(deps, email);
   const credential = await verifyNewCredential(deps.config, response, ceremony.challenge);
   if (!credential) throw registrationFailed();
@@ -149,5 +149,5 @@ export async function storeCredential(
 }
 
 export function registrationFailed(message = 'The passkey could not be verified.'): BadRequest {
-  return new BadRequest(message, undefined, 'registration_failed');
+  return new BadRequest('registration_failed', message);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { Forbidden, Unauthenticated } from '../platform/errors.js';
+import { Forbidden, unauthenticated } from '../platform/errors.js';
 import type { AuthDeps } from './auth-context.js';
 import { SESSION_COOKIE } from './lifetimes.js';
 import { localOperator } from './operator.js';
@@ -28,7 +28,7 @@ const READS_SESSION = Symbol('readsSession');
 
 /** The caller, for handlers behind `requireSession`. */
 export function authOf(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw new Unauthenticated();
+  if (!request.auth) throw unauthenticated();
   return request.auth;
 }
 
@@ -52,7 +52,7 @@ export function registerSessionHooks(app: FastifyInstance, deps: AuthDeps): void
         return;
       }
       const auth = await resolveSession(deps, sessionCookieOf(request));
-      if (!auth) throw new Unauthenticated();
+      if (!auth) throw unauthenticated();
       request.auth = auth;
     },
     { [READS_SESSION]: true },
@@ -61,7 +61,7 @@ export function registerSessionHooks(app: FastifyInstance, deps: AuthDeps): void
     Object.assign(
       async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
         await requireSession(request, reply);
-        if (authOf(request).role !== role) throw new Forbidden('This needs the admin role.');
+        if (authOf(request).role !== role) throw new Forbidden('forbidden', 'This needs the admin role.');
       },
       { [READS_SESSION]: true },
     );

@@ -1,7 +1,7 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoAfter, isoNow, type Clock } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
-import { Unauthenticated } from '../platform/errors.js';
+import { unauthenticated } from '../platform/errors.js';
 import { newToken, sha256Hex } from '../platform/ids.js';
 import type { AuthDeps, ClientInfo } from './auth-context.js';
 import { LIFETIMES } from './lifetimes.js';
@@ -84,7 +84,7 @@ export function isStepUpDue(deps: Pick<AuthDeps, 'clock'>, lastVerifiedAt: strin
 
 /** Rolls a session 12 hours forward; `verifiedAt` records a step-up done with it. */
 export async function rollSessionForward(deps: AuthDeps, auth: AuthContext, verifiedAt?: string): Promise<{ expires_at: string }> {
-  if (auth.sessionId === null) throw new Unauthenticated();
+  if (auth.sessionId === null) throw unauthenticated();
   const expiresAt = isoAfter(deps.clock, LIFETIMES.session);
   const sessionId = auth.sessionId;
   await deps.db.transaction().execute(async (trx) => {

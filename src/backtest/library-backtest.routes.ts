@@ -25,7 +25,7 @@ const ERRORS = {
 export function libraryBacktestRoutes(platform: Platform, deps: LibraryBacktestDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const enabled = async () => {
-      if (!platform.config.flagBacktestStrategyLibrary) throw new NotFound('Library backtests are turned off on this server.', 'feature_disabled');
+      if (!platform.config.flagBacktestStrategyLibrary) throw new NotFound('feature_disabled', 'Library backtests are turned off on this server.');
     };
     const limited = rateLimit(platform.rateLimiter, 'library-backtest', { limit: platform.config.legacyBacktestRateLimit, windowMs: MINUTE }, (request) => authOf(request).userId);
 

@@ -17,7 +17,7 @@ export function healthRoutes(db: Db): FastifyPluginAsyncTypebox {
         try {
           await pingDatabase(db);
         } catch {
-          throw new ServiceUnavailable('The database does not answer.', 'database_unavailable');
+          throw new ServiceUnavailable('database_unavailable', 'The database does not answer.');
         }
         return { status: 'ready' };
       },

@@ -100,11 +100,11 @@ function retryDelayMs(header: string | null, attempt: number): number {
 
 function statusError(status: number, feed: DataFeed): Error {
   if (status === 403 && feed === 'sip') {
-    return new Forbidden('Real-time data (data_feed "sip") needs a subscription with the market-data provider; use "delayed_sip".', 'feed_not_entitled');
+    return new Forbidden('feed_not_entitled', 'Real-time data (data_feed "sip") needs a subscription with the market-data provider; use "delayed_sip".');
   }
   if (status === 401) return new BadGateway('provider_auth_failed', 'The market-data provider refused our API keys (ALPACA_KEY_ID / ALPACA_SECRET_KEY).');
   if (status === 403) return new BadGateway('provider_forbidden', 'The market-data provider refused delayed data to our account.');
-  if (status === 429) return new ServiceUnavailable('The market-data provider is rate-limiting us; try again in a minute.', 'provider_rate_limited');
+  if (status === 429) return new ServiceUnavailable('provider_rate_limited', 'The market-data provider is rate-limiting us; try again in a minute.');
   return new BadGateway('provider_error', `The market-data provider answered HTTP ${status}.`);
 }
 
@@ -112,7 +112,7 @@ function transportError(error: unknown, timeoutMs: number): Error {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new GatewayTimeout('provider_timeout', `The market-data provider did not answer within ${timeoutMs} ms.`);
   }
-  return new ServiceUnavailable('The market-data provider cannot be reached.', 'provider_unavailable');
+  return new ServiceUnavailable('provider_unavailable', 'The market-data provider cannot be reached.');
 }
 
 function parsePage(body: unknown): { bars: Bar[]; nextPageToken: string | null } {

@@ -54,7 +54,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
 
   async function barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod> {
     if (feed === 'sip' && deps.alpaca === null) {
-      throw new Forbidden('Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".', 'feed_not_entitled');
+      throw new Forbidden('feed_not_entitled', 'Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".');
     }
     let cached = await cache.get(symbol);
     if (deps.alpaca !== null) {
@@ -73,7 +73,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
       }
     }
     if (cached === undefined || cached.series.dates.length === 0) {
-      throw new NotFound(`No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`, 'unknown_symbol');
+      throw new NotFound('unknown_symbol', `No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`);
     }
     return { series: sliceSeries(cached.series, from, to), version: cached.version };
   }

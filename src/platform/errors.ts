@@ -1,6 +1,11 @@
 /**
  * The one family of errors that services throw. The HTTP layer turns each into a status and a
  * `{error, message, details?}` body in one place (`http/error-handler.ts`); services never build HTTP replies.
+ *
+ * Every error is built the same way, `new X(code, message, details?)`: `code` becomes the body's `error`,
+ * `message` its `message`, `details` its `details`. There are no default codes or messages; `unauthenticated()`
+ * builds the common "sign in" refusal.
+ * RateLimited is the one variation: `new RateLimited(code, message, retryAfterSeconds)` (no details; the seconds go in `Retry-After`).
  */
 export interface ErrorDetail {
   readonly field?: string;
@@ -23,72 +28,55 @@ export abstract class AppError extends Error {
   }
 }
 
-/** The request itself is wrong: a field is missing, malformed or out of range. */
+/** The request itself is wrong: a field is missing, malformed or out of range (usually code `validation_failed`). */
 export class BadRequest extends AppError {
   readonly status = 400;
-  constructor(message: string, details?: readonly ErrorDetail[], code = 'validation_failed') {
-    super(code, message, details);
-  }
 }
 
 export class Unauthenticated extends AppError {
   readonly status = 401;
-  constructor(message = 'Sign in to continue.', code = 'unauthenticated') {
-    super(code, message);
-  }
 }
 
 export class Forbidden extends AppError {
   readonly status = 403;
-  constructor(message = 'You are not allowed to do this.', code = 'forbidden', details?: readonly ErrorDetail[]) {
-    super(code, message, details);
-  }
 }
 
 export class NotFound extends AppError {
   readonly status = 404;
-  constructor(message = 'Not found.', code = 'not_found') {
-    super(code, message);
-  }
 }
 
 export class Conflict extends AppError {
   readonly status = 409;
-  constructor(code: string, message: string) {
-    super(code, message);
-  }
 }
 
 /** A link or download that existed but has expired or was already used. */
 export class Gone extends AppError {
   readonly status = 410;
-  constructor(message: string, code = 'gone') {
-    super(code, message);
-  }
 }
 
 /** Well-formed but refused on its meaning, such as a compliance violation. */
 export class Unprocessable extends AppError {
   readonly status = 422;
-  constructor(code: string, message: string, details?: readonly ErrorDetail[]) {
-    super(code, message, details);
-  }
 }
 
+/** Too many requests: `retryAfterSeconds` is sent as the `Retry-After` header. */
 export class RateLimited extends AppError {
   readonly status = 429;
   constructor(
+    code: string,
+    message: string,
     readonly retryAfterSeconds: number,
-    message = 'Too many requests; try again later.',
   ) {
-    super('rate_limited', message);
+    super(code, message);
   }
 }
 
 /** A dependency we rely on (database, market-data provider) did not answer. */
 export class ServiceUnavailable extends AppError {
   readonly status = 503;
-  constructor(message: string, code = 'service_unavailable') {
-    super(code, message);
-  }
+}
+
+/** The 401 for a request that needs a signed-in session and has none (or a revoked one). */
+export function unauthenticated(): Unauthenticated {
+  return new Unauthenticated('unauthenticated', 'Sign in to continue.');
 }

@@ -59,7 +59,7 @@ export function strategyView(row: StrategyRow): Strategy {
 export function parseStrategyId(text: string): number {
   const id = Number(text);
   if (!Number.isSafeInteger(id) || id < 1) {
-    throw new BadRequest(`Strategy id ${text} is out of range.`, [{ field: 'params.id', message: 'must be an integer from 1 to 2^53 − 1' }]);
+    throw new BadRequest('validation_failed', `Strategy id ${text} is out of range.`, [{ field: 'params.id', message: 'must be an integer from 1 to 2^53 − 1' }]);
   }
   return id;
 }
@@ -136,7 +136,7 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
   const changes: StrategyChanges = {};
   // The schema already refuses null for these three; this keeps a null from ever reaching a NOT NULL column.
   if (body.name === null || body.strategy_type === null || body.is_active === null) {
-    throw new BadRequest('name, strategy_type and is_active cannot be null.');
+    throw new BadRequest('validation_failed', 'name, strategy_type and is_active cannot be null.');
   }
   if (body.name !== undefined) changes.name = normalizeName(body.name);
   if (body.description !== undefined) changes.description = normalizeDescription(body.description);
@@ -155,7 +155,7 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
 }
 
 function strategyNotFound(id: number): NotFound {
-  return new NotFound(`There is no strategy ${id} in your library.`);
+  return new NotFound('not_found', `There is no strategy ${id} in your library.`);
 }
 
 async function audit(trx: DbOrTx, clock: Clock, caller: Caller, action: string, id: number, context?: Record<string, unknown>): Promise<void> {

@@ -24,10 +24,10 @@ export function registerOriginCheck(app: FastifyInstance, publicOrigin: string):
     const origin = request.headers.origin;
     if (origin !== publicOrigin) {
       throw new Forbidden(
+        'origin_mismatch',
         origin
           ? `Requests that change data must come from ${publicOrigin}; this one came from ${origin}.`
           : `Requests that change data must carry an Origin header of ${publicOrigin}.`,
-        'origin_mismatch',
       );
     }
   });

@@ -23,7 +23,7 @@ export function rateLimit(
     reply.header('ratelimit-limit', String(rule.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
     if (!decision.allowed) {
-      throw new RateLimited(decision.retryAfterSeconds, `Too many requests; try again in ${decision.retryAfterSeconds} s.`);
+      throw new RateLimited('rate_limited', `Too many requests; try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
     }
   };
 }

@@ -64,7 +64,7 @@ export function refuseNulCharacters(app: FastifyInstance): void {
     for (const [part, value] of Object.entries(parts)) {
       const path = pathOfNul(value, part);
       if (path !== undefined) {
-        throw new BadRequest(`${path} contains the NUL character (U+0000), which no text field accepts.`, [
+        throw new BadRequest('validation_failed', `${path} contains the NUL character (U+0000), which no text field accepts.`, [
           { field: path, message: 'contains U+0000' },
         ]);
       }

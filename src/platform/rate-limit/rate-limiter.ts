@@ -47,7 +47,7 @@ async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const unavailable = new ServiceUnavailable('Rate limiting is unavailable right now; try again shortly.', 'rate_limiter_unavailable');
+    const unavailable = new ServiceUnavailable('rate_limiter_unavailable', 'Rate limiting is unavailable right now; try again shortly.');
     throw Object.assign(unavailable, { cause: error });
   }
 }

@@ -33,10 +33,10 @@ describeEachDialect('HTTP errors', (db) => {
     });
     const refusals = {
       conflict: new Conflict('already_exists', 'That already exists.'),
-      forbidden: new Forbidden('Admins only.'),
-      gone: new Gone('That link has expired.', 'link_expired'),
-      missing: new NotFound('No such strategy.'),
-      limited: new RateLimited(42),
+      forbidden: new Forbidden('forbidden', 'Admins only.'),
+      gone: new Gone('link_expired', 'That link has expired.'),
+      missing: new NotFound('not_found', 'No such strategy.'),
+      limited: new RateLimited('rate_limited', 'Too many requests; try again later.', 42),
       refused: new Unprocessable('compliance_violation', 'The order breaks the rules.', [{ message: 'symbol not allowed' }]),
     } as const;
     app.get<{ Params: { kind: keyof typeof refusals } }>('/fixture/refuse/:kind', async (request) => {
