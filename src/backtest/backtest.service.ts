@@ -57,11 +57,11 @@ export async function comparisonBody(
   serialize: (result: ComparisonResult) => string,
 ): Promise<Buffer> {
   if (request.strategies.length === 0) {
-    throw new BadRequest('List at least one template id in "strategies" (GET /api/templates).', [{ field: 'body.strategies', message: 'is empty' }], 'no_strategies');
+    throw new BadRequest('no_strategies', 'List at least one template id in "strategies" (GET /api/templates).', [{ field: 'body.strategies', message: 'is empty' }]);
   }
   const seen = new Set<string>();
   for (const id of request.strategies) {
-    if (seen.has(id)) throw new BadRequest(`Strategy "${id}" is listed twice; list each template once.`, [{ field: 'body.strategies', message: `"${id}" twice` }], 'duplicate_strategy');
+    if (seen.has(id)) throw new BadRequest('duplicate_strategy', `Strategy "${id}" is listed twice; list each template once.`, [{ field: 'body.strategies', message: `"${id}" twice` }]);
     seen.add(id);
   }
   const templates = request.strategies.map(templateById);
@@ -86,7 +86,7 @@ export async function comparisonBody(
 
 function templateById(id: string): StrategyTemplate {
   const template = findTemplate(id);
-  if (!template) throw new NotFound(`No strategy template "${id}". GET /api/templates lists them.`, 'unknown_strategy');
+  if (!template) throw new NotFound('unknown_strategy', `No strategy template "${id}". GET /api/templates lists them.`);
   return template;
 }
 

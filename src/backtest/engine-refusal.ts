@@ -6,7 +6,7 @@ export function refusedByEngine<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof EngineError) throw new BadRequest(error.message, error.details, error.code);
+    if (error instanceof EngineError) throw new BadRequest(error.code, error.message, error.details);
     throw error;
   }
 }

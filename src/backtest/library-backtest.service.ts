@@ -86,12 +86,12 @@ function replaySide(strategy: Pick<StrategyPolicy, 'strategy_type' | 'entry_allo
 
 function requestedSymbols(symbols: readonly string[]): string[] {
   if (symbols.length === 0) {
-    throw new BadRequest('List at least one symbol in "symbols", or leave it out to use the strategy\'s allowlist.', [{ field: 'body.symbols', message: 'is empty' }], 'no_symbols');
+    throw new BadRequest('no_symbols', 'List at least one symbol in "symbols", or leave it out to use the strategy\'s allowlist.', [{ field: 'body.symbols', message: 'is empty' }]);
   }
   const seen = new Set<string>();
   for (const symbol of symbols) {
     assertTicker(symbol);
-    if (seen.has(symbol)) throw new BadRequest(`Symbol ${symbol} is listed twice; list each symbol once.`, [{ field: 'body.symbols', message: `${symbol} twice` }], 'duplicate_symbol');
+    if (seen.has(symbol)) throw new BadRequest('duplicate_symbol', `Symbol ${symbol} is listed twice; list each symbol once.`, [{ field: 'body.symbols', message: `${symbol} twice` }]);
     seen.add(symbol);
   }
   return [...seen];
@@ -101,10 +101,10 @@ function requestedSymbols(symbols: readonly string[]): string[] {
 function symbolsToReplay(allowlist: string[] | null, requested: readonly string[] | null): string[] {
   if (requested === null) {
     if (allowlist === null || allowlist.length === 0) {
-      throw new BadRequest('This strategy has no entry_symbol_allowlist: name the symbols to replay in "symbols".', [{ field: 'body.symbols', message: 'is required for this strategy' }], 'symbols_required');
+      throw new BadRequest('symbols_required', 'This strategy has no entry_symbol_allowlist: name the symbols to replay in "symbols".', [{ field: 'body.symbols', message: 'is required for this strategy' }]);
     }
     if (allowlist.length > MAX_SYMBOLS) {
-      throw new BadRequest(`The strategy allows ${allowlist.length} symbols; name at most ${MAX_SYMBOLS} of them in "symbols".`, [{ field: 'body.symbols', message: 'is required for this strategy' }], 'too_many_symbols');
+      throw new BadRequest('too_many_symbols', `The strategy allows ${allowlist.length} symbols; name at most ${MAX_SYMBOLS} of them in "symbols".`, [{ field: 'body.symbols', message: 'is required for this strategy' }]);
     }
     return allowlist.sort();
   }

@@ -24,21 +24,17 @@ export async function checkMyTrade(deps: StrategyDeps, caller: Pick<AuthContext,
 /** The trade the rules see, or a 400 for a malformed symbol, leg or limit order. */
 export function tradeOf(request: ComplianceRequest): ComplianceTrade {
   if (!isTicker(request.symbol)) {
-    throw new BadRequest(`Symbol "${request.symbol}" is not a ticker: upper-case letters and digits, such as SPY or BRK.B.`, [
+    throw new BadRequest('invalid_symbol', `Symbol "${request.symbol}" is not a ticker: upper-case letters and digits, such as SPY or BRK.B.`, [
       { field: 'body.symbol', message: 'is not an upper-case ticker' },
-    ], 'invalid_symbol');
+    ]);
   }
   if (request.order_type === 'limit' && request.price === undefined) {
-    throw new BadRequest('A limit order needs a price.', [{ field: 'body.price', message: 'is required for a limit order' }]);
+    throw new BadRequest('validation_failed', 'A limit order needs a price.', [{ field: 'body.price', message: 'is required for a limit order' }]);
   }
   const legs = (request.legs ?? []).map((leg, index): OptionLeg => {
     const option = parseOccSymbol(leg.symbol);
     if (!option) {
-      throw new BadRequest(
-        `Leg ${index + 1}: "${leg.symbol}" is not an OCC option symbol (root, YYMMDD, C or P, strike × 1000 in 8 digits, such as SPY261218C00450000).`,
-        [{ field: `body.legs.${index}.symbol`, message: 'is not an OCC option symbol' }],
-        'invalid_option_symbol',
-      );
+      throw new BadRequest('invalid_option_symbol', `Leg ${index + 1}: "${leg.symbol}" is not an OCC option symbol (root, YYMMDD, C or P, strike × 1000 in 8 digits, such as SPY261218C00450000).`, [{ field: `body.legs.${index}.symbol`, message: 'is not an OCC option symbol' }]);
     }
     return { ...option, side: leg.side };
   });

@@ -14,7 +14,7 @@ export function isTicker(symbol: string): boolean {
 /** 400 `invalid_symbol` unless `symbol` is a ticker. */
 export function assertTicker(symbol: string): void {
   if (!isTicker(symbol)) {
-    throw new BadRequest(`Symbol "${symbol}" is not a ticker: upper-case letters and digits, such as SPX, AAPL or BRK.B.`, undefined, 'invalid_symbol');
+    throw new BadRequest('invalid_symbol', `Symbol "${symbol}" is not a ticker: upper-case letters and digits, such as SPX, AAPL or BRK.B.`);
   }
 }
 
@@ -55,7 +55,7 @@ export function requestedPeriod(start: string, end: string): Period {
 export function optionalPeriod(start: string | undefined, end: string | undefined): Period {
   for (const [field, value] of [['start_date', start], ['end_date', end]] as const) {
     if (value !== undefined && !isIsoDate(value)) {
-      throw new BadRequest(`${field} "${value}" is not a calendar date in YYYY-MM-DD form.`, [{ field: `body.${field}`, message: 'is not a YYYY-MM-DD date' }], 'invalid_date');
+      throw new BadRequest('invalid_date', `${field} "${value}" is not a calendar date in YYYY-MM-DD form.`, [{ field: `body.${field}`, message: 'is not a YYYY-MM-DD date' }]);
     }
   }
   if (start !== undefined && end !== undefined) assertOrdered(start, end, start, end);
@@ -72,7 +72,7 @@ export function describePeriod(period: Period): string {
 
 function assertOrdered(start: string, end: string, from: string, to: string): void {
   if (to < from) {
-    throw new BadRequest(`end_date (${end}) is before start_date (${start}).`, [{ field: 'body.end_date', message: 'is before start_date' }], 'invalid_period');
+    throw new BadRequest('invalid_period', `end_date (${end}) is before start_date (${start}).`, [{ field: 'body.end_date', message: 'is before start_date' }]);
   }
 }
 
@@ -85,7 +85,7 @@ function utcDay(field: string, text: string): string {
     if (isIsoDate(day)) return day;
   }
   const message = `${field} "${text}" is not an ISO 8601 date: use YYYY-MM-DD or a UTC timestamp such as 2020-01-31T00:00:00Z.`;
-  throw new BadRequest(message, [{ field: `body.${field}`, message: 'is not an ISO 8601 date' }], 'invalid_date');
+  throw new BadRequest('invalid_date', message, [{ field: `body.${field}`, message: 'is not an ISO 8601 date' }]);
 }
 
 /** Our data feeds (the contract's `data_feed`); docs/market-data.md says what each asks of the provider. */
@@ -96,7 +96,7 @@ export type DataFeed = (typeof DATA_FEEDS)[number];
 export function dataFeedOf(value: string | undefined): DataFeed {
   const feed = value ?? 'delayed_sip';
   if (!(DATA_FEEDS as readonly string[]).includes(feed)) {
-    throw new BadRequest(`data_feed "${feed}" is not known; use ${DATA_FEEDS.map((f) => `"${f}"`).join(' or ')}.`, [{ field: 'body.data_feed', message: 'is not a known feed' }], 'unknown_data_feed');
+    throw new BadRequest('unknown_data_feed', `data_feed "${feed}" is not known; use ${DATA_FEEDS.map((f) => `"${f}"`).join(' or ')}.`, [{ field: 'body.data_feed', message: 'is not a known feed' }]);
   }
   return feed as DataFeed;
 }

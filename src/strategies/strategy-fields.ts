@@ -9,7 +9,7 @@ export const ALLOWLIST_MAX_SYMBOLS = 100;
 export function normalizeName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > NAME_MAX) {
-    throw new BadRequest(`The name must be 1 to ${NAME_MAX} characters.`, [
+    throw new BadRequest('validation_failed', `The name must be 1 to ${NAME_MAX} characters.`, [
       { field: 'body.name', message: `must be 1 to ${NAME_MAX} characters after trimming` },
     ]);
   }
@@ -20,7 +20,7 @@ export function normalizeName(name: string): string {
 export function normalizeDescription(description: string | null): string {
   const text = description ?? '';
   if (text.length > DESCRIPTION_MAX) {
-    throw new BadRequest(`The description must be at most ${DESCRIPTION_MAX} characters.`, [
+    throw new BadRequest('validation_failed', `The description must be at most ${DESCRIPTION_MAX} characters.`, [
       { field: 'body.description', message: `must be at most ${DESCRIPTION_MAX} characters` },
     ]);
   }
@@ -47,7 +47,7 @@ export function normalizeAllowlist(text: string | null): string | null {
 }
 
 function allowlistError(problem: string): BadRequest {
-  return new BadRequest(`entry_symbol_allowlist ${problem}.`, [{ field: 'body.entry_symbol_allowlist', message: problem }]);
+  return new BadRequest('validation_failed', `entry_symbol_allowlist ${problem}.`, [{ field: 'body.entry_symbol_allowlist', message: problem }]);
 }
 
 /**
@@ -58,7 +58,7 @@ export function checkedRule(field: 'entry_rule' | 'exit_rule', text: string | nu
   if (text === null || text.trim() === '') return null;
   const problem = ruleProblem(text);
   if (problem) {
-    throw new BadRequest(problem.message, [{ field: `body.${field}`, message: problem.message, column: problem.column }], 'invalid_rule');
+    throw new BadRequest('invalid_rule', problem.message, [{ field: `body.${field}`, message: problem.message, column: problem.column }]);
   }
   return text;
 }
