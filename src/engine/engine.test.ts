@@ -1,27 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectFiniteNumbers } from '../../test/fixtures/assertions.js';
-import { loadSpxBars } from '../../test/fixtures/bar-series.js';
+import { firstBars, loadSpxBars } from '../../test/fixtures/bar-series.js';
 import { STRATEGY_TEMPLATES, defaultParameters, findTemplate, resolveTemplateParameters, runTemplateBacktest } from './index.js';
 import type { BarSeries } from './types.js';
 
 const spx = loadSpxBars();
 
-function slice(bars: BarSeries, end: number): BarSeries {
-  return {
-    dates: bars.dates.slice(0, end),
-    open: bars.open.slice(0, end),
-    high: bars.high.slice(0, end),
-    low: bars.low.slice(0, end),
-    close: bars.close.slice(0, end),
-    volume: bars.volume.slice(0, end),
-  };
-}
 
 describe('programming errors are refused, not computed', () => {
   const sma = findTemplate('sma_crossover')!;
   it.each<[string, () => unknown]>([
-    ['no bars', () => runTemplateBacktest(slice(spx, 0), sma, defaultParameters(sma), 1000)],
+    ['no bars', () => runTemplateBacktest(firstBars(spx, 0), sma, defaultParameters(sma), 1000)],
     ['a capital of 0', () => runTemplateBacktest(spx, sma, defaultParameters(sma), 0)],
     ['unresolved parameters', () => runTemplateBacktest(spx, sma, {}, 1000)],
     ['a template without rules', () => runTemplateBacktest(spx, { ...sma, id: 'nope' }, {}, 1000)],
@@ -100,7 +90,7 @@ describe('properties of every run (fast-check on random bars and parameters)', (
         // k bars, with bar k − 1's close, high and low changed, makes the same fills and the same equity to k − 2.
         if (n > 1) {
           const k = 1 + (cut % (n - 1));
-          const altered = slice(bars, k);
+          const altered = firstBars(bars, k);
           const open = altered.open[k - 1]!;
           altered.close[k - 1] = open + 1 + (cut % 7);
           altered.high[k - 1] = altered.close[k - 1]! + 1;

@@ -3,7 +3,7 @@
  * with one shared cash. Pure data, no imports beyond the engine's types; the web app imports these too.
  * Conventions: docs/backtesting.md "Library backtest".
  */
-import type { BarSeries } from '../types.js';
+import type { BacktestMetrics, BarSeries } from '../types.js';
 
 export type PositionSide = 'long' | 'short';
 export type ExitReason = 'stop_loss' | 'profit_target' | 'exit_rule' | 'end_of_period';
@@ -45,20 +45,9 @@ export interface LibraryTrade {
   exit_reason: ExitReason;
 }
 
-export interface LibraryStats {
-  total_return: number;
-  annualized_return: number | null;
-  sharpe_ratio: number | null;
+/** The template metrics but `final_capital` (a field of the result), and the Sortino ratio and exposure beside them. */
+export interface LibraryStats extends Omit<BacktestMetrics, 'final_capital'> {
   sortino_ratio: number | null;
-  max_drawdown: number;
-  win_rate: number | null;
-  profit_factor: number | null;
-  total_trades: number;
-  winning_trades: number;
-  losing_trades: number;
-  avg_profit: number | null;
-  avg_loss: number | null;
-  avg_holding_days: number | null;
   exposure: number | null;
 }
 

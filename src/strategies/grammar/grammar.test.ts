@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { BarSeries } from '../../engine/types.js';
 import { FUNCTION_BY_NAME } from './functions.js';
 import { compileRule, evaluateRules } from './index.js';
-import { randomWalkBars } from '../../../test/fixtures/bar-series.js';
+import { firstBars, randomWalkBars } from '../../../test/fixtures/bar-series.js';
 
 //                   bar: 0    1    2    3    4    5    6    7    8    9
 const close = /*     */ [1, 2, 3, 2, 1, 2, 3, 4, 3, 5];
@@ -98,8 +98,8 @@ describe('evaluation', () => {
     const out = rule.evaluate(BARS);
     expect(out).toBeInstanceOf(Uint8Array);
     expect(out.length).toBe(10);
-    expect(rule.evaluate(slice(BARS, 0)).length).toBe(0);
-    expect(bits(rule.evaluate(slice(BARS, 1)))).toBe('0');
+    expect(rule.evaluate(firstBars(BARS, 0)).length).toBe(0);
+    expect(bits(rule.evaluate(firstBars(BARS, 1)))).toBe('0');
   });
 
   it('keeps the source, never writes into the bars, and gives the same array for the same bars', () => {
@@ -138,16 +138,6 @@ function bits(values: Uint8Array): string {
   return Array.from(values).join('');
 }
 
-function slice(bars: BarSeries, n: number): BarSeries {
-  return {
-    dates: bars.dates.slice(0, n),
-    open: bars.open.slice(0, n),
-    high: bars.high.slice(0, n),
-    low: bars.low.slice(0, n),
-    close: bars.close.slice(0, n),
-    volume: bars.volume.slice(0, n),
-  };
-}
 
 describe('evaluateRules', () => {
   it('gives each rule what its own evaluate gives, computing the averages both rules name once', () => {
