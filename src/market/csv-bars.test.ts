@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvBarsError, isIsoDate, parseBarsCsv } from '../../src/market/csv-bars.js';
+import { CsvBarsError, isIsoDate, parseBarsCsv } from './csv-bars.js';
 
 const YAHOO = `Date,Open,High,Low,Close,Adj Close,Volume
 2024-01-02,100,110,95,105,52.5,1000
