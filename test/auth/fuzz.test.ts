@@ -14,17 +14,9 @@ import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { coseKey, type SoftwareAuthenticator } from '../helpers/software-authenticator.js';
-import {
-  AuthClient,
-  countRows,
-  lastMailedToken,
-  newAuthenticator,
-  registrationOptions,
-  sessionCookieOf,
-  signedInAccount,
-  snapshot,
-  uniqueEmail,
-} from './refusals-kit.js';
+import { latestLinkToken, newAuthenticator, registrationOptions, signedInAccount, uniqueEmail } from '../helpers/accounts.js';
+import { HttpClient, sessionCookieOf } from '../helpers/http-client.js';
+import { countRows, snapshot } from './refusals-kit.js';
 
 /**
  * Property: random and mutated ceremony payloads at every auth endpoint never get a 5xx, never a
@@ -75,7 +67,7 @@ const awkwardText = fc.string({
 
 describeEachDialect('auth fuzz (fast-check)', (database) => {
   let app: App;
-  let signedIn: AuthClient;
+  let signedIn: HttpClient;
   let account: Awaited<ReturnType<typeof signedInAccount>>;
   let recoveryToken: string;
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
@@ -83,10 +75,10 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
 
   beforeAll(async () => {
     app = await buildTestApp(database().handle, { clock });
-    signedIn = new AuthClient(app);
+    signedIn = new HttpClient(app);
     account = await signedInAccount(signedIn, db());
-    expect((await new AuthClient(app).post('recovery/start', { email: account.email })).statusCode).toBe(202);
-    recoveryToken = await lastMailedToken(db(), account.email);
+    expect((await new HttpClient(app).post('recovery/start', { email: account.email })).statusCode).toBe(202);
+    recoveryToken = await latestLinkToken(db(), account.email);
   });
   afterAll(async () => {
     await app?.close();
@@ -107,8 +99,8 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
   }
 
   /** A client with the signed-in cookie but its own network, or a stranger with a random cookie. */
-  function clientFor(endpoint: string, withSession: boolean): AuthClient {
-    const client = new AuthClient(app);
+  function clientFor(endpoint: string, withSession: boolean): HttpClient {
+    const client = new HttpClient(app);
     if (withSession && !NOT_WITH_SESSION.has(endpoint)) client.cookie = signedIn.cookie;
     else if (withSession) client.cookie = b64(Buffer.alloc(32, 7));
     return client;
@@ -145,7 +137,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
   it('arbitrary tokens, cookies, credential ids and labels at the GET, PATCH and DELETE endpoints and the mail-link pages', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 120 }), fc.string({ maxLength: 80 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), awkwardText), async (text, id, label) => {
-        const stranger = new AuthClient(app);
+        const stranger = new HttpClient(app);
         await harmless(() => stranger.get(`email/verify?token=${encodeURIComponent(text)}`));
         await harmless(() => stranger.get(`/verify-email?token=${encodeURIComponent(text)}`));
         await harmless(() => stranger.get(`/recover?token=${encodeURIComponent(text)}`));
@@ -166,7 +158,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
   it('mutated attestations at register/verify, credentials/add/verify and recovery/complete', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('register', 'add', 'recover'), mutation(REGISTRATION_FIELDS), async (flow, change) => {
-        const client = new AuthClient(app);
+        const client = new HttpClient(app);
         if (flow === 'add') client.cookie = signedIn.cookie;
         const options = await creationOptionsFor(client, flow);
         const valid = newAuthenticator().createCredential(options);
@@ -183,7 +175,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
   it('mutated assertions at login/verify and step-up/verify', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('login', 'step-up'), mutation(ASSERTION_FIELDS), async (flow, change) => {
-        const client = new AuthClient(app);
+        const client = new HttpClient(app);
         if (flow === 'step-up') client.cookie = signedIn.cookie;
         const options = (await client.post(`${flow}/options`)).json();
         const valid = account.authenticator.getAssertion(options);
@@ -197,7 +189,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
 
   // Last: it moves the clock a day on, past every other session of this file.
   it('session/refresh once a step-up is due: arbitrary bodies and mutated assertions', async () => {
-    const owner = new AuthClient(app);
+    const owner = new HttpClient(app);
     const dueAccount = await signedInAccount(owner, db());
     for (let i = 0; i < 2; i += 1) {
       clock.advance(11 * HOUR);
@@ -212,7 +204,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
       fc.asyncProperty(input, async (sent) => {
         // A fresh minute per run keeps the account under session/refresh's 20-a-minute limit.
         clock.advance(60_000);
-        const client = new AuthClient(app);
+        const client = new HttpClient(app);
         client.cookie = owner.cookie;
         if (sent.kind === 'body') {
           await harmless(() => client.post('session/refresh', sent.body));
@@ -230,7 +222,7 @@ describeEachDialect('auth fuzz (fast-check)', (database) => {
     );
   });
 
-  async function creationOptionsFor(client: AuthClient, flow: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  async function creationOptionsFor(client: HttpClient, flow: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
     if (flow === 'register') return registrationOptions(client, uniqueEmail('fuzz'));
     const response = flow === 'add' ? await client.post('credentials/add/options') : await client.post('recovery/complete', { token: recoveryToken });
     expect(response.statusCode, response.body).toBe(200);

@@ -12,7 +12,8 @@ import { createMailTransport } from '../../src/platform/mail/transport.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
-import { Browser, latestLinkToken, mailsTo, newAuthenticator, register, signIn } from './auth-client.js';
+import { latestLinkToken, mailsTo, newAuthenticator, register, signedInAccount, signIn } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 
 describeEachDialect('passkey account journeys over HTTP', (database) => {
   const clock = new ManualClock('2026-03-02T08:00:00.000Z');
@@ -29,9 +30,10 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
   });
 
   it('registers, verifies by mail, signs in, adds and uses a second device, renames, deletes, refreshes, steps up, logs out', async () => {
-    const phone = newAuthenticator('ES256');
-    const laptop = newAuthenticator('EdDSA', { signCount: 'zero', backupEligible: false });
-    const browser = new Browser(app);
+    const phone = newAuthenticator({ algorithm: 'ES256' });
+    const laptop = newAuthenticator({ algorithm: 'EdDSA', signCount: 'zero', backupEligible: false });
+    // From loopback: the session row records the client's /24.
+    const browser = new HttpClient(app, { address: '127.0.0.1' });
 
     // Register: 201, an unverified user with one passkey, a verification mail.
     const options = await browser.post('/api/auth/register/options', { email: 'Ann@Example.com', display_name: 'Ann' });
@@ -113,7 +115,7 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(added.json()).toMatchObject({ id: laptopId, label: null, backup_eligible: false, backup_state: false, current: false });
 
     // Sign in with the second device in another browser.
-    const second = new Browser(app);
+    const second = new HttpClient(app);
     const viaLaptop = await signIn(second, laptop);
     expect(viaLaptop.statusCode).toBe(200);
     const list = (await second.get('/api/auth/credentials')).json();
@@ -196,7 +198,7 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
   });
 
   it('expires a session after 12 hours without refresh', async () => {
-    const { browser } = await freshUser('bea@example.com');
+    const { client: browser } = await signedInAccount(new HttpClient(app), db(), { email: 'bea@example.com' });
     clock.advance(12 * HOUR - 1);
     expect((await browser.get('/api/auth/session')).statusCode).toBe(200);
     clock.advance(1);
@@ -204,11 +206,11 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
   });
 
   it('recovers an account end to end: old passkeys and sessions dead, cooldown set, mails sent', async () => {
-    const { browser: old, authenticator: lost, userId } = await freshUser('cleo@example.com');
-    const other = new Browser(app);
+    const { client: old, authenticator: lost, userId } = await signedInAccount(new HttpClient(app), db(), { email: 'cleo@example.com' });
+    const other = new HttpClient(app);
     expect((await signIn(other, lost)).statusCode).toBe(200);
 
-    const stranger = new Browser(app);
+    const stranger = new HttpClient(app);
     const started = await stranger.post('/api/auth/recovery/start', { email: 'Cleo@example.com' });
     expect(started.statusCode).toBe(202);
     expect(started.json()).toEqual({});
@@ -217,7 +219,7 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(await mailsTo(db(), 'nobody@example.com')).toEqual([]);
 
     const token = await latestLinkToken(db(), 'cleo@example.com', 'recover');
-    const fresh = newAuthenticator('RS256');
+    const fresh = newAuthenticator({ algorithm: 'RS256' });
     const options = await stranger.post('/api/auth/recovery/complete', { token });
     expect(options.statusCode).toBe(200);
     expect(options.json().user.id).toBe(lost.credentials[0]!.userHandle);
@@ -229,8 +231,8 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     // Old sessions and passkeys are dead; the new passkey signs in; the cooldown runs 72 h.
     expect((await old.get('/api/auth/session')).statusCode).toBe(401);
     expect((await other.get('/api/auth/session')).statusCode).toBe(401);
-    expect((await signIn(new Browser(app), lost)).json().error).toBe('unknown_credential');
-    expect((await signIn(new Browser(app), fresh)).statusCode).toBe(200);
+    expect((await signIn(new HttpClient(app), lost)).json().error).toBe('unknown_credential');
+    expect((await signIn(new HttpClient(app), fresh)).statusCode).toBe(200);
     expect((await stranger.get('/api/auth/session')).statusCode).toBe(200);
     const credentials = await db().selectFrom('passkey_credentials').select('id').where('user_id', '=', userId).execute();
     expect(credentials).toEqual([{ id: fresh.credentials[0]!.id }]);
@@ -248,7 +250,7 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
   });
 
   it('expires email and recovery links after 15 minutes', async () => {
-    const browser = new Browser(app);
+    const browser = new HttpClient(app);
     expect((await register(browser, newAuthenticator(), 'dan@example.com')).statusCode).toBe(201);
     const token = await latestLinkToken(db(), 'dan@example.com', 'verify-email');
     clock.advance(15 * MINUTE);
@@ -259,10 +261,10 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
   });
 
   it('answers a taken address exactly like a new one, stores nothing, and mails its owner', async () => {
-    await freshUser('eve@example.com');
+    await signedInAccount(new HttpClient(app), db(), { email: 'eve@example.com' });
     const usersBefore = await db().selectFrom('users').select('id').execute();
     const credsBefore = await db().selectFrom('passkey_credentials').select('id').execute();
-    const browser = new Browser(app);
+    const browser = new HttpClient(app);
     const again = await register(browser, newAuthenticator(), 'eve@example.com', 'Mallory');
     expect(again.statusCode).toBe(201);
     expect(Object.keys(again.json()).sort()).toEqual(['needs_email_verification', 'user_id']);
@@ -273,9 +275,9 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
 
   it('lets the real owner take over an abandoned, never-verified registration', async () => {
     const squatter = newAuthenticator();
-    const first = await register(new Browser(app), squatter, 'fay@example.com', 'Squatter');
+    const first = await register(new HttpClient(app), squatter, 'fay@example.com', 'Squatter');
     const owner = newAuthenticator();
-    const second = await register(new Browser(app), owner, 'fay@example.com', 'Fay');
+    const second = await register(new HttpClient(app), owner, 'fay@example.com', 'Fay');
     expect(second.statusCode).toBe(201);
     const users = await db().selectFrom('users').selectAll().where('email', '=', 'fay@example.com').execute();
     expect(users).toHaveLength(1);
@@ -284,9 +286,9 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(await db().selectFrom('passkey_credentials').select('id').where('id', '=', squatter.credentials[0]!.id).executeTakeFirst()).toBeUndefined();
     // Only the newest link verifies (the squatter's went with their account).
     const token = await latestLinkToken(db(), 'fay@example.com', 'verify-email');
-    expect((await new Browser(app).get(`/api/auth/email/verify?token=${token}`)).statusCode).toBe(200);
-    expect((await signIn(new Browser(app), owner)).statusCode).toBe(200);
-    expect((await signIn(new Browser(app), squatter)).json().error).toBe('unknown_credential');
+    expect((await new HttpClient(app).get(`/api/auth/email/verify?token=${token}`)).statusCode).toBe(200);
+    expect((await signIn(new HttpClient(app), owner)).statusCode).toBe(200);
+    expect((await signIn(new HttpClient(app), squatter)).json().error).toBe('unknown_credential');
   });
 
   /** Runs the mail job (file transport) for the newest mail to `to` and reads the link from the written .eml. */
@@ -311,15 +313,5 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     const blanked = await db().selectFrom('mail_outbox').select(['text_body', 'html_body', 'sent_at']).where('id', '=', mail.id).executeTakeFirstOrThrow();
     expect(blanked).toEqual({ text_body: '', html_body: '', sent_at: clock.now().toISOString() });
     return match![1]!;
-  }
-
-  async function freshUser(email: string) {
-    const authenticator = newAuthenticator();
-    const browser = new Browser(app);
-    const registered = await register(browser, authenticator, email);
-    const token = await latestLinkToken(db(), email, 'verify-email');
-    expect((await browser.get(`/api/auth/email/verify?token=${token}`)).statusCode).toBe(200);
-    expect((await signIn(browser, authenticator)).statusCode).toBe(200);
-    return { browser, authenticator, userId: registered.json().user_id as string };
   }
 });

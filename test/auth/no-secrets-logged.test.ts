@@ -3,7 +3,8 @@ import type { App } from '../../src/app.js';
 import { buildTestApp, capturingLogger } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
-import { Browser, latestLinkToken, newAuthenticator } from './auth-client.js';
+import { latestLinkToken, newAuthenticator } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 
 describeEachDialect('auth secrets stay out of logs and the audit log', (database) => {
   const clock = new ManualClock('2026-03-08T09:00:00.000Z');
@@ -18,7 +19,7 @@ describeEachDialect('auth secrets stay out of logs and the audit log', (database
 
   it('logs neither link tokens, nor the session cookie, nor challenges', async () => {
     const authenticator = newAuthenticator();
-    const browser = new Browser(app);
+    const browser = new HttpClient(app);
     const creation = (await browser.post('/api/auth/register/options', { email: 'bo@example.com', display_name: 'Bo' })).json();
     await browser.post('/api/auth/register/verify', authenticator.createCredential(creation));
     const token = await latestLinkToken(db(), 'bo@example.com', 'verify-email');

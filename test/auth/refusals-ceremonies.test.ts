@@ -5,19 +5,16 @@ import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import {
-  AuthClient,
-  countRows,
-  expectNoSessionIssued,
-  expectRefusal,
   loginOptions,
   newAuthenticator,
   registerVerified,
   registrationOptions,
   signedInAccount,
   signIn,
-  snapshot,
   uniqueEmail,
-} from './refusals-kit.js';
+} from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { countRows, expectNoSessionIssued, expectRefusal, snapshot } from './refusals-kit.js';
 
 /**
  * WebAuthn ceremony refusals over HTTP: each answers a clear 4xx with its error code, issues no session
@@ -57,16 +54,16 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   // --- challenges ---------------------------------------------------------------------------
 
   it('a reused sign-in challenge (the same assertion sent twice) is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const options = await loginOptions(client);
     const assertion = authenticator.getAssertion(options);
     expect((await client.post('login/verify', assertion)).statusCode).toBe(200);
-    await refusedWithoutChange(() => new AuthClient(app).post('login/verify', assertion), 400, 'challenge_invalid');
+    await refusedWithoutChange(() => new HttpClient(app).post('login/verify', assertion), 400, 'challenge_invalid');
   });
 
   it('a registration challenge is spent by a failed attempt: the corrected retry is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const authenticator = newAuthenticator();
     const options = await registrationOptions(client, uniqueEmail());
     await refusedWithoutChange(
@@ -78,7 +75,7 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a challenge older than 60 s is refused; at 59 s it is still good', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const fresh = await loginOptions(client);
     clock.advance(59_000);
@@ -90,14 +87,14 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a registration challenge older than 60 s is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const options = await registrationOptions(client, uniqueEmail());
     clock.advance(61_000);
     await refusedWithoutChange(() => client.post('register/verify', newAuthenticator().createCredential(options)), 400, 'challenge_invalid');
   });
 
   it('a challenge of another ceremony is refused: registration challenge at sign-in, sign-in challenge at registration', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const creation = await registrationOptions(client, uniqueEmail());
     await refusedWithoutChange(
@@ -114,9 +111,9 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a step-up challenge issued to one user is refused for another user', async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     const bobAccount = await signedInAccount(bob, db());
     const aliceOptions = (await alice.post('step-up/options')).json();
     await refusedWithoutChange(
@@ -127,9 +124,9 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('an add-device challenge issued to one user is refused for another user', async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     await signedInAccount(bob, db());
     const aliceOptions = (await alice.post('credentials/add/options')).json();
     await refusedWithoutChange(
@@ -140,7 +137,7 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a sign-in challenge cannot finish a step-up (another ceremony, even for the right user)', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const options = await loginOptions(client);
     await refusedWithoutChange(() => client.post('step-up/verify', authenticator.getAssertion(options)), 400, 'challenge_invalid');
@@ -159,9 +156,9 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
     ['a cross-origin iframe (crossOrigin: true)', { crossOrigin: true }],
     ['a cross-origin iframe with topOrigin', { crossOrigin: true, clientData: { topOrigin: 'https://evil.example' } }],
   ] as const)('sign-in with %s is refused', async (_name, overrides) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
-    const stranger = new AuthClient(app);
+    const stranger = new HttpClient(app);
     await refusedWithoutChange(() => signIn(stranger, authenticator, overrides), 401, 'authentication_failed');
   });
 
@@ -175,7 +172,7 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
     ['a cross-origin iframe (crossOrigin: true, topOrigin)', { crossOrigin: true, clientData: { topOrigin: 'https://evil.example' } }],
     ['a credential id over 1023 bytes', { credentialIdLength: 1024 }],
   ] as const)('registration with %s is refused', async (_name, overrides) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const options = await registrationOptions(client, uniqueEmail());
     await refusedWithoutChange(
       () => client.post('register/verify', newAuthenticator().createCredential(options, overrides)),
@@ -185,7 +182,7 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('registering a credential id that is already registered (to another account) is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { credentialId } = await signedInAccount(client, db());
     const options = await registrationOptions(client, uniqueEmail());
     await refusedWithoutChange(
@@ -196,9 +193,9 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a reused credential id is refused alike for a taken address, so the answer does not reveal that it is taken', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { credentialId, email } = await signedInAccount(client, db());
-    const options = await registrationOptions(new AuthClient(app), email);
+    const options = await registrationOptions(new HttpClient(app), email);
     await refusedWithoutChange(
       () => client.post('register/verify', newAuthenticator().createCredential(options, { credentialId })),
       400,
@@ -207,16 +204,16 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a counter that does not grow is refused and audited as a possible clone', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator, credentialId } = await signedInAccount(client, db());
     const stored = authenticator.credential(credentialId).counter;
     expect(stored).toBeGreaterThan(0);
-    await refusedWithoutChange(() => signIn(new AuthClient(app), authenticator, { signCount: stored }), 401, 'authentication_failed', {
+    await refusedWithoutChange(() => signIn(new HttpClient(app), authenticator, { signCount: stored }), 401, 'authentication_failed', {
       auditAdded: 1,
     });
     const audit = await db().selectFrom('audit_entries').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ action: 'credential.clone_suspected', target_id: credentialId });
-    await refusedWithoutChange(() => signIn(new AuthClient(app), authenticator, { signCount: stored - 1 }), 401, 'authentication_failed', {
+    await refusedWithoutChange(() => signIn(new HttpClient(app), authenticator, { signCount: stored - 1 }), 401, 'authentication_failed', {
       auditAdded: 1,
     });
   });
@@ -224,22 +221,22 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   // --- which credential, which account --------------------------------------------------------
 
   it('an unknown credential is refused with unknown_credential', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     await signedInAccount(client, db());
     const stranger = newAuthenticator();
     stranger.createCredential(await registrationOptions(client, uniqueEmail()));
-    await refusedWithoutChange(() => signIn(new AuthClient(app), stranger), 401, 'unknown_credential');
+    await refusedWithoutChange(() => signIn(new HttpClient(app), stranger), 401, 'unknown_credential');
   });
 
   it('a credential of a soft-deleted user is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator, userId } = await signedInAccount(client, db());
     await db().updateTable('users').set({ deleted_at: clock.now().toISOString() }).where('id', '=', userId).execute();
-    await refusedWithoutChange(() => signIn(new AuthClient(app), authenticator), 401, 'authentication_failed');
+    await refusedWithoutChange(() => signIn(new HttpClient(app), authenticator), 401, 'authentication_failed');
   });
 
   it('registering the address of a soft-deleted account answers like any registration and stores nothing', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { email, userId } = await signedInAccount(client, db());
     await db().updateTable('users').set({ deleted_at: clock.now().toISOString() }).where('id', '=', userId).execute();
     const options = await registrationOptions(client, email);
@@ -254,28 +251,28 @@ describeEachDialect('auth refusals: ceremonies', (database) => {
   });
 
   it('a discoverable assertion without userHandle is refused', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
-    await refusedWithoutChange(() => signIn(new AuthClient(app), authenticator, { userHandle: null }), 401, 'authentication_failed');
+    await refusedWithoutChange(() => signIn(new HttpClient(app), authenticator, { userHandle: null }), 401, 'authentication_failed');
   });
 
   it("a discoverable assertion naming another account's user handle is refused", async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     const aliceAccount = await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     const bobAccount = await signedInAccount(bob, db());
     await refusedWithoutChange(
-      () => signIn(new AuthClient(app), bobAccount.authenticator, { userHandle: aliceAccount.userHandle }),
+      () => signIn(new HttpClient(app), bobAccount.authenticator, { userHandle: aliceAccount.userHandle }),
       401,
       'authentication_failed',
     );
   });
 
   it("a step-up with another user's passkey is refused, even on the right challenge", async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     await signedInAccount(alice, db());
     const bob = newAuthenticator();
-    await registerVerified(new AuthClient(app), db(), bob);
+    await registerVerified(new HttpClient(app), db(), bob);
     const options = (await alice.post('step-up/options')).json();
     await refusedWithoutChange(
       () => alice.post('step-up/verify', bob.getAssertion({ ...options, allowCredentials: [] })),

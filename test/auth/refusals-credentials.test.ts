@@ -6,7 +6,9 @@ import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import type { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
-import { AuthClient, countRows, expectRefusal, newAuthenticator, signedInAccount, snapshot } from './refusals-kit.js';
+import { newAuthenticator, signedInAccount } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { countRows, expectRefusal, snapshot } from './refusals-kit.js';
 
 /**
  * Refusals around one's own passkeys: another account's passkeys can be neither renamed nor deleted,
@@ -33,7 +35,7 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
     expect(await countRows(db(), 'audit_entries')).toBe(audit);
   }
 
-  async function addDevice(client: AuthClient, authenticator: SoftwareAuthenticator = newAuthenticator()): Promise<string> {
+  async function addDevice(client: HttpClient, authenticator: SoftwareAuthenticator = newAuthenticator()): Promise<string> {
     const options = (await client.post('credentials/add/options')).json();
     const added = await client.post('credentials/add/verify', authenticator.createCredential(options));
     expect(added.statusCode, added.body).toBe(201);
@@ -41,10 +43,10 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   }
 
   it("another account's passkey can be neither renamed nor deleted (404 not_found)", async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     const aliceAccount = await signedInAccount(alice, db());
     await addDevice(alice);
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     await signedInAccount(bob, db());
     await addDevice(bob);
     const path = `credentials/${aliceAccount.credentialId}`;
@@ -54,14 +56,14 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   });
 
   it('the last passkey cannot be deleted (409 last_credential)', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { credentialId } = await signedInAccount(client, db());
     await refusedWithoutChange(() => client.request('DELETE', `credentials/${credentialId}`), 409, 'last_credential');
   });
 
   it('two racing deletes of the last two passkeys leave one (10 rounds)', async () => {
     for (let round = 0; round < 10; round += 1) {
-      const client = new AuthClient(app);
+      const client = new HttpClient(app);
       const { credentialId, userId } = await signedInAccount(client, db());
       const second = await addDevice(client);
       const answers = await Promise.all([
@@ -78,7 +80,7 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   });
 
   it('labels that are empty, blank or over 64 characters are 400 and rename nothing', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { credentialId } = await signedInAccount(client, db());
     for (const label of ['', '   ', 'x'.repeat(65)]) {
       const before = await snapshot(db());
@@ -89,9 +91,9 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   });
 
   it('adding a passkey already registered (to oneself or to another account) is refused', async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     const aliceAccount = await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     const bobAccount = await signedInAccount(bob, db());
     for (const credentialId of [aliceAccount.credentialId, bobAccount.credentialId]) {
       const options = (await alice.post('credentials/add/options')).json();
@@ -101,17 +103,17 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   });
 
   it('adding a passkey without a session is 401', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     await signedInAccount(client, db());
     const options = (await client.post('credentials/add/options')).json();
-    const stranger = new AuthClient(app);
+    const stranger = new HttpClient(app);
     await refusedWithoutChange(() => stranger.post('credentials/add/verify', newAuthenticator().createCredential(options)), 401, 'unauthenticated');
   });
 
   it("a step-up naming another account's user handle is refused", async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     const aliceAccount = await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     const bobAccount = await signedInAccount(bob, db());
     const options = (await alice.post('step-up/options')).json();
     await refusedWithoutChange(
@@ -122,9 +124,9 @@ describeEachDialect('auth refusals: credentials and step-up ownership', (databas
   });
 
   it("a due refresh cannot be stepped up with another account's passkey", async () => {
-    const alice = new AuthClient(app);
+    const alice = new HttpClient(app);
     await signedInAccount(alice, db());
-    const bob = new AuthClient(app);
+    const bob = new HttpClient(app);
     const bobAccount = await signedInAccount(bob, db());
     for (let i = 0; i < 2; i += 1) {
       clock.advance(11 * HOUR);

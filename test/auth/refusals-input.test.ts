@@ -5,17 +5,9 @@ import { buildTestApp } from '../helpers/app.js';
 import { cborMap, encodeCbor } from '../helpers/cbor.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
-import {
-  AuthClient,
-  countRows,
-  expectRefusal,
-  loginOptions,
-  registrationOptions,
-  newAuthenticator,
-  signedInAccount,
-  snapshot,
-  uniqueEmail,
-} from './refusals-kit.js';
+import { loginOptions, newAuthenticator, registrationOptions, signedInAccount, uniqueEmail } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { countRows, expectRefusal, snapshot } from './refusals-kit.js';
 
 const b64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64url');
 
@@ -38,13 +30,13 @@ const ALL_POSTS = [...BODY_ENDPOINTS, 'login/options', 'logout', 'step-up/option
  */
 describeEachDialect('auth refusals: malformed input and cross-origin requests', (database) => {
   let app: App;
-  let signedIn: AuthClient;
+  let signedIn: HttpClient;
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
   const db = () => database().handle.db;
 
   beforeAll(async () => {
     app = await buildTestApp(database().handle, { clock });
-    signedIn = new AuthClient(app);
+    signedIn = new HttpClient(app);
     await signedInAccount(signedIn, db());
   });
   afterAll(async () => {
@@ -109,17 +101,17 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
   ];
 
   it.each(shapes)('register/verify with %s: 400 invalid_payload', async (_name, mutate) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const options = await registrationOptions(client, uniqueEmail());
     const valid = newAuthenticator().createCredential(options) as unknown as Record<string, unknown>;
     expectRefusal(await unchanged(() => client.post('register/verify', mutate(valid))), 400, 'invalid_payload');
   });
 
   it.each(shapes)('login/verify with %s: 400 invalid_payload', async (_name, mutate) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const valid = authenticator.getAssertion(await loginOptions(client)) as unknown as Record<string, unknown>;
-    expectRefusal(await unchanged(() => new AuthClient(app).post('login/verify', mutate(valid))), 400, 'invalid_payload');
+    expectRefusal(await unchanged(() => new HttpClient(app).post('login/verify', mutate(valid))), 400, 'invalid_payload');
   });
 
   it.each([
@@ -129,7 +121,7 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
     ['authData of 10 bytes', b64(encodeCbor(cborMap({ fmt: 'none', attStmt: new Map(), authData: new Uint8Array(10) })))],
     ['truncated CBOR', null],
   ] as const)('register/verify with an attestationObject that is %s: 400, nothing stored', async (_name, attestationObject) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const options = await registrationOptions(client, uniqueEmail());
     const valid = newAuthenticator().createCredential(options);
     const broken = attestationObject ?? valid.response.attestationObject.slice(0, 60);
@@ -144,10 +136,10 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
     ['an empty-looking signature', { signature: 'AA' }],
     ['a userHandle that is not base64url', { userHandle: '!!not base64url!!' }],
   ] as const)('login/verify with %s: a 4xx, no session', async (_name, change) => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const { authenticator } = await signedInAccount(client, db());
     const valid = authenticator.getAssertion(await loginOptions(client));
-    const stranger = new AuthClient(app);
+    const stranger = new HttpClient(app);
     const response = await unchanged(() => stranger.post('login/verify', { ...valid, response: { ...valid.response, ...change } }));
     expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
     expect(response.statusCode, response.body).toBeLessThan(500);
@@ -156,13 +148,13 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
 
   // PostgreSQL cannot store U+0000 in text: a NUL that reaches a query is a 500 there, not on SQLite.
   it('a NUL character in a label, an email or a display name is a 4xx (or stored harmlessly), never a 500', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const account = await signedInAccount(client, db());
     const answers: Record<string, number> = {};
     answers['PATCH credentials/{id} label'] = (await client.request('PATCH', `credentials/${account.credentialId}`, { label: 'desk\u0000top' })).statusCode;
-    answers['recovery/start email'] = (await new AuthClient(app).post('recovery/start', { email: 'ada\u0000@example.com' })).statusCode;
-    answers['register/options email'] = (await new AuthClient(app).post('register/options', { email: 'ada\u0000@example.com', display_name: 'x' })).statusCode;
-    const registering = new AuthClient(app);
+    answers['recovery/start email'] = (await new HttpClient(app).post('recovery/start', { email: 'ada\u0000@example.com' })).statusCode;
+    answers['register/options email'] = (await new HttpClient(app).post('register/options', { email: 'ada\u0000@example.com', display_name: 'x' })).statusCode;
+    const registering = new HttpClient(app);
     const options = await registering.post('register/options', { email: uniqueEmail(), display_name: 'Ada\u0000' });
     answers['register/options display_name'] = options.statusCode;
     if (options.statusCode === 200) {
@@ -173,7 +165,7 @@ describeEachDialect('auth refusals: malformed input and cross-origin requests', 
   });
 
   it('register/options with an invalid email or an over-long display name: 400, no challenge stored', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const challenges = await countRows(db(), 'webauthn_challenges');
     for (const body of [
       { email: 'not-an-email', display_name: 'x' },

@@ -5,7 +5,8 @@ import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
-import { Browser, latestLinkToken, newAuthenticator, register, signIn } from './auth-client.js';
+import { latestLinkToken, newAuthenticator, register, signIn } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 
 /** A route of a later feature, behind the hooks this feature provides. */
 function addProbeRoutes(app: App): void {
@@ -27,7 +28,7 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
     afterAll(async () => app.close());
 
     it('lets anyone register; requireSession answers 401 without a session and knows the caller with one', async () => {
-      const browser = new Browser(app);
+      const browser = new HttpClient(app);
       expect((await browser.get('/api/probe/me')).statusCode).toBe(401);
       expect((await browser.get('/api/probe/maybe')).json()).toEqual({ user_id: null });
       const authenticator = newAuthenticator();
@@ -84,7 +85,7 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
     afterAll(async () => app.close());
 
     it('lets only allowlisted addresses register (403 registration_closed for others)', async () => {
-      const browser = new Browser(app);
+      const browser = new HttpClient(app);
       const closed = await browser.post('/api/auth/register/options', { email: 'jo@example.com', display_name: 'Jo' });
       expect(closed.statusCode).toBe(403);
       expect(closed.json().error).toBe('registration_closed');

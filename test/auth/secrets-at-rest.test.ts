@@ -4,7 +4,8 @@ import { listLiveColumns } from '../../src/platform/db/database.js';
 import { sha256Hex } from '../../src/platform/ids.js';
 import { buildTestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/dialects.js';
-import { AuthClient, lastMailedToken, mailedTokens, signedInAccount } from './refusals-kit.js';
+import { latestLinkToken, mailedTokens, signedInAccount } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 
 /**
  * The no-secrets invariant, checked on the data a full journey leaves behind: the session cookie and
@@ -36,12 +37,12 @@ describeEachDialect('auth: secrets at rest', (database) => {
   }
 
   it('the session cookie and link tokens are stored only as SHA-256, in no table, the mail outbox included', async () => {
-    const client = new AuthClient(app);
+    const client = new HttpClient(app);
     const account = await signedInAccount(client, db());
-    expect((await new AuthClient(app).post('recovery/start', { email: account.email })).statusCode).toBe(202);
+    expect((await new HttpClient(app).post('recovery/start', { email: account.email })).statusCode).toBe(202);
     const queued = await db().selectFrom('mail_outbox').select('text_body').where('to_address', '=', account.email).where('sent_at', 'is', null).execute();
     expect(queued.map((m) => m.text_body).join('\n')).toContain('?token={link-token}');
-    const recoveryToken = await lastMailedToken(db(), account.email);
+    const recoveryToken = await latestLinkToken(db(), account.email);
     const stepUp = (await client.post('step-up/options')).json();
     expect((await client.post('step-up/verify', account.authenticator.getAssertion(stepUp))).statusCode).toBe(200);
 
@@ -64,7 +65,7 @@ describeEachDialect('auth: secrets at rest', (database) => {
   });
 
   it('an open WebAuthn challenge is stored only as its SHA-256', async () => {
-    const options = (await new AuthClient(app).post('login/options')).json();
+    const options = (await new HttpClient(app).post('login/options')).json();
     const rows = await everyRowAsText(['mail_outbox']);
     for (const [table, text] of Object.entries(rows)) expect(text.includes(options.challenge), `challenge in ${table}`).toBe(false);
     const row = await db().selectFrom('webauthn_challenges').select('ceremony').where('id', '=', sha256Hex(options.challenge)).executeTakeFirst();

@@ -3,15 +3,15 @@ import type { App } from '../../src/app.js';
 import { buildTestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS } from '../helpers/dialects.js';
 import {
-  AuthClient,
-  expectRefusal,
-  lastMailedToken,
+  latestLinkToken,
   loginOptions,
   newAuthenticator,
   registrationOptions,
   signedInAccount,
   uniqueEmail,
-} from './refusals-kit.js';
+} from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { expectRefusal } from './refusals-kit.js';
 
 /**
  * Two app instances on one PostgreSQL schema, each with its own connection pool, as two processes
@@ -41,7 +41,7 @@ describePostgres('two app instances on one PostgreSQL', () => {
   });
 
   it('register on A and finish on B, verify the mail link on A, sign in through B and A, the session works on both', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const onB = onA.on(b);
     const authenticator = newAuthenticator();
     const email = uniqueEmail('two');
@@ -49,7 +49,7 @@ describePostgres('two app instances on one PostgreSQL', () => {
     const creation = await registrationOptions(onA, email);
     const registered = await onB.post('register/verify', authenticator.createCredential(creation));
     expect(registered.statusCode, registered.body).toBe(201);
-    const token = await lastMailedToken(database.handle.db, email);
+    const token = await latestLinkToken(database.handle.db, email);
     expect((await onA.get(`email/verify?token=${token}`)).statusCode).toBe(200);
 
     const request = await loginOptions(onB);
@@ -66,26 +66,26 @@ describePostgres('two app instances on one PostgreSQL', () => {
   });
 
   it('a challenge consumed on A is refused on B', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const { authenticator } = await signedInAccount(onA, database.handle.db);
     const assertion = authenticator.getAssertion(await loginOptions(onA));
     expect((await onA.post('login/verify', assertion)).statusCode).toBe(200);
-    expectRefusal(await new AuthClient(b).post('login/verify', assertion), 400, 'challenge_invalid');
+    expectRefusal(await new HttpClient(b).post('login/verify', assertion), 400, 'challenge_invalid');
   });
 
   it('the same assertion sent to A and B at once signs in exactly once', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const { authenticator } = await signedInAccount(onA, database.handle.db);
     for (let round = 0; round < 5; round += 1) {
       const assertion = authenticator.getAssertion(await loginOptions(onA));
-      const answers = await Promise.all([new AuthClient(a).post('login/verify', assertion), new AuthClient(b).post('login/verify', assertion)]);
+      const answers = await Promise.all([new HttpClient(a).post('login/verify', assertion), new HttpClient(b).post('login/verify', assertion)]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400]);
       expect(answers.find((r) => r.statusCode === 400)!.json().error).toBe('challenge_invalid');
     }
   });
 
   it('logout on B ends the session on A; a step-up begun on A finishes on B', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const { authenticator } = await signedInAccount(onA, database.handle.db);
     const stepUp = (await onA.post('step-up/options')).json();
     const verified = await onA.on(b).post('step-up/verify', authenticator.getAssertion(stepUp));
@@ -96,22 +96,22 @@ describePostgres('two app instances on one PostgreSQL', () => {
   });
 
   it('one email link opened on A and B at once verifies once (the other answers 410 link_used)', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const email = uniqueEmail('race');
     const creation = await registrationOptions(onA, email);
     expect((await onA.post('register/verify', newAuthenticator().createCredential(creation))).statusCode).toBe(201);
-    const token = await lastMailedToken(database.handle.db, email);
-    const answers = await Promise.all([new AuthClient(a).get(`email/verify?token=${token}`), new AuthClient(b).get(`email/verify?token=${token}`)]);
+    const token = await latestLinkToken(database.handle.db, email);
+    const answers = await Promise.all([new HttpClient(a).get(`email/verify?token=${token}`), new HttpClient(b).get(`email/verify?token=${token}`)]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 410]);
   });
 
   it('one recovery link finished on A and B at once, with two ceremonies, recovers once', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const account = await signedInAccount(onA, database.handle.db);
-    expect((await new AuthClient(b).post('recovery/start', { email: account.email })).statusCode).toBe(202);
-    const token = await lastMailedToken(database.handle.db, account.email);
-    const first = new AuthClient(a);
-    const second = new AuthClient(b);
+    expect((await new HttpClient(b).post('recovery/start', { email: account.email })).statusCode).toBe(202);
+    const token = await latestLinkToken(database.handle.db, account.email);
+    const first = new HttpClient(a);
+    const second = new HttpClient(b);
     const [optionsA, optionsB] = [(await first.post('recovery/complete', { token })).json(), (await second.post('recovery/complete', { token })).json()];
     const answers = await Promise.all([
       first.post('recovery/complete', { token, credential: newAuthenticator().createCredential(optionsA) }),
@@ -126,12 +126,12 @@ describePostgres('two app instances on one PostgreSQL', () => {
   it('a passkey added on A while a recovery completes on B never outlives the recovery (10 rounds)', async () => {
     const db = database.handle.db;
     for (let round = 0; round < 10; round += 1) {
-      const onA = new AuthClient(a);
+      const onA = new HttpClient(a);
       const account = await signedInAccount(onA, db);
       const addOptions = (await onA.post('credentials/add/options')).json();
-      const onB = new AuthClient(b);
+      const onB = new HttpClient(b);
       expect((await onB.post('recovery/start', { email: account.email })).statusCode).toBe(202);
-      const token = await lastMailedToken(db, account.email);
+      const token = await latestLinkToken(db, account.email);
       const recoveryOptions = (await onB.post('recovery/complete', { token })).json();
       const recoveryKey = newAuthenticator().createCredential(recoveryOptions);
       const [added, recovered] = await Promise.all([
@@ -147,7 +147,7 @@ describePostgres('two app instances on one PostgreSQL', () => {
   });
 
   it('rate-limit counters are shared: 20 sign-in options a minute per network across both instances', async () => {
-    const onA = new AuthClient(a);
+    const onA = new HttpClient(a);
     const onB = onA.on(b);
     const codes: number[] = [];
     for (let i = 0; i < 21; i += 1) codes.push((await (i % 2 === 0 ? onA : onB).post('login/options')).statusCode);
@@ -162,7 +162,7 @@ describePostgres('two app instances on one PostgreSQL', () => {
     try {
       // Redis outlives this test run, so the client network is random rather than counted from 1.
       const address = `10.${200 + Math.floor(Math.random() * 50)}.${Math.floor(Math.random() * 256)}.9`;
-      const onA = new AuthClient(ra, { address });
+      const onA = new HttpClient(ra, { address });
       const onB = onA.on(rb);
       const countersInDatabase = async () => (await database.handle.db.selectFrom('rate_limit_counters').select('key').execute()).length;
       const before = await countersInDatabase();

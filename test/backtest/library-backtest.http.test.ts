@@ -4,7 +4,8 @@ import type { App } from '../../src/app.js';
 import { storeBars } from '../../src/market/bar-store.service.js';
 import type { Db } from '../../src/platform/db/database.js';
 import type { StrategiesTable } from '../../src/platform/db/schema.js';
-import { AuthClient, signedInAccount } from '../auth/refusals-kit.js';
+import { signedInAccount } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
@@ -36,8 +37,8 @@ describeEachDialect('library backtest HTTP', (database) => {
   let flagOff: App;
   const clock = new ManualClock(NOW);
   const db = (): Db => database().handle.db;
-  let alice: AuthClient;
-  let bob: AuthClient;
+  let alice: HttpClient;
+  let bob: HttpClient;
   let aliceId: string;
   const ids: Record<string, number> = {};
 
@@ -57,9 +58,9 @@ describeEachDialect('library backtest HTTP', (database) => {
     await storeBars(db(), clock, { symbol: 'BBB', bars: bars(BBB) });
     await storeBars(db(), clock, { symbol: 'CCC', bars: bars([['2023-06-01', 5, 5]]) });
     await storeBars(db(), clock, { symbol: 'DDD', bars: bars(DDD) });
-    alice = new AuthClient(app);
+    alice = new HttpClient(app);
     aliceId = (await signedInAccount(alice, db())).userId;
-    bob = new AuthClient(app);
+    bob = new HttpClient(app);
     await signedInAccount(bob, db());
     ids.capped = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_symbol_allowlist: 'AAA,BBB', entry_max_position_size: 500 });
     ids.open = await insertStrategy(aliceId, { strategy_type: 'custom', entry_allowed_sides: 'sell' });
@@ -75,7 +76,7 @@ describeEachDialect('library backtest HTTP', (database) => {
     await flagOff?.close();
   });
 
-  const run = (client: AuthClient, body: unknown) => client.post(RUN, body);
+  const run = (client: HttpClient, body: unknown) => client.post(RUN, body);
   function expectError(response: LightMyRequestResponse, status: number, error: string): Record<string, unknown> {
     expect({ status: response.statusCode, error: response.json().error }, response.body).toEqual({ status, error });
     return response.json();
@@ -173,15 +174,15 @@ describeEachDialect('library backtest HTTP', (database) => {
 
   it('refuses with the flag off (404 feature_disabled), the route still in OpenAPI', async () => {
     expectError(await run(alice.on(flagOff), { strategy_id: ids.capped }), 404, 'feature_disabled');
-    expectError(await run(new AuthClient(flagOff), { strategy_id: ids.capped }), 404, 'feature_disabled');
+    expectError(await run(new HttpClient(flagOff), { strategy_id: ids.capped }), 404, 'feature_disabled');
     const spec = (await flagOff.inject({ url: '/openapi.json' })).json();
     expect(spec.paths['/api/backtest/run']?.post).toBeDefined();
   });
 
   it('needs a session (401) and the Origin check (403)', async () => {
-    expectError(await run(new AuthClient(app), { strategy_id: ids.capped }), 401, 'unauthenticated');
+    expectError(await run(new HttpClient(app), { strategy_id: ids.capped }), 401, 'unauthenticated');
     // The session is checked before the body, so a caller without one learns nothing about the fields.
-    expectError(await run(new AuthClient(app), { strategy_id: 'x', bogus: 1 }), 401, 'unauthenticated');
+    expectError(await run(new HttpClient(app), { strategy_id: 'x', bogus: 1 }), 401, 'unauthenticated');
     expectError(await alice.post(RUN, { strategy_id: ids.capped }, { origin: 'https://evil.example' }), 403, 'origin_mismatch');
   });
 
@@ -194,7 +195,7 @@ describeEachDialect('library backtest HTTP', (database) => {
   it('is rate-limited per user (429 rate_limited with Retry-After)', async () => {
     const limited = await buildTestApp(database().handle, { clock, env: { LEGACY_BACKTEST_RATE_LIMIT: '2' } });
     try {
-      const carol = new AuthClient(limited);
+      const carol = new HttpClient(limited);
       const carolId = (await signedInAccount(carol, db())).userId;
       const own = await insertStrategy(carolId, { strategy_type: 'equity_long' });
       for (let i = 0; i < 2; i++) expect((await run(carol, { strategy_id: own, symbols: ['AAA'] })).statusCode).toBe(200);
@@ -202,7 +203,7 @@ describeEachDialect('library backtest HTTP', (database) => {
       expectError(refused, 429, 'rate_limited');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Another user from the same client address is counted apart.
-      const dave = new AuthClient(limited, { address: carol.address });
+      const dave = new HttpClient(limited, { address: carol.address });
       const daveId = (await signedInAccount(dave, db())).userId;
       const daves = await insertStrategy(daveId, { strategy_type: 'equity_long' });
       expect((await run(dave, { strategy_id: daves, symbols: ['AAA'] })).statusCode).toBe(200);

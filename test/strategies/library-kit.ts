@@ -2,16 +2,17 @@ import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 import type { Db } from '../../src/platform/db/database.js';
-import { AuthClient, signedInAccount } from '../auth/refusals-kit.js';
+import { signedInAccount } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
 
 /** A signed-in user of the library: an HTTP client with its session cookie and the user's id. */
 export interface LibraryUser {
-  readonly client: AuthClient;
+  readonly client: HttpClient;
   readonly userId: string;
 }
 
 export async function libraryUser(app: App, db: Db): Promise<LibraryUser> {
-  const client = new AuthClient(app);
+  const client = new HttpClient(app);
   const { userId } = await signedInAccount(client, db);
   return { client, userId };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../src/backtest/response-cache.js';
+import { ResponseCache } from './response-cache.js';
 
 describe('ResponseCache', () => {
   it('answers a key from memory after the first time', async () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
-import { buildTestApp } from '../../../test/helpers/app.js';
-import { createTestDatabase } from '../../../test/helpers/dialects.js';
+import type { App } from '../../../src/app.js';
+import { buildTestApp } from '../../helpers/app.js';
+import { createTestDatabase } from '../../helpers/dialects.js';
 
 /**
  * A stand-in build: the host's job is routing and caching, whatever the files hold. It sits in a folder

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CsvBarsError, parseBarsCsv } from '../../src/market/csv-bars.js';
-import { isIsoDate } from '../../src/market/market-terms.js';
+import { CsvBarsError, parseBarsCsv } from './csv-bars.js';
+import { isIsoDate } from './market-terms.js';
 
 const YAHOO = `Date,Open,High,Low,Close,Adj Close,Volume
 2024-01-02,100,110,95,105,52.5,1000

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderMail } from '../../../src/platform/mail/layout.js';
+import { escapeHtml, renderMail } from './layout.js';
 
 describe('renderMail', () => {
   const hostile = {

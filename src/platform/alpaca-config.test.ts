@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/platform/config.js';
+import { ConfigError, loadConfig } from './config.js';
 
 describe('Alpaca configuration', () => {
   it('is off without keys', () => {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import fastJsonStringify from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import { backtestResultJson } from '../../src/backtest/backtest-body.js';
-import { BacktestResult } from '../../src/backtest/backtest.schema.js';
-import { legacyBacktestResult, type LegacyBacktestResult } from '../../src/backtest/backtest-result.js';
-import { defaultParameters, findTemplate, runTemplateBacktest } from '../../src/engine/index.js';
-import { barSeriesFromBars } from '../../src/market/bar-series.js';
-import { demoDataFile } from '../../src/market/bar-store.service.js';
-import { parseBarsCsv } from '../../src/market/csv-bars.js';
+import { backtestResultJson } from './backtest-body.js';
+import { legacyBacktestResult, type LegacyBacktestResult } from './backtest-result.js';
+import { BacktestResult } from './backtest.schema.js';
+import { defaultParameters, findTemplate, runTemplateBacktest } from '../engine/index.js';
+import { barSeriesFromBars } from '../market/bar-series.js';
+import { demoDataFile } from '../market/bar-store.service.js';
+import { parseBarsCsv } from '../market/csv-bars.js';
 
 describe('backtestResultJson', () => {
   const bySchema = (fastJsonStringify as unknown as (schema: unknown) => (value: unknown) => string)(BacktestResult);
