@@ -5,6 +5,9 @@ import { createMailTransport } from './platform/mail/transport.js';
 import { SEND_MAIL_JOB } from './platform/mail/outbox.js';
 import { sendMailJob } from './platform/mail/send-mail.job.js';
 import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './platform/retention/housekeeping.job.js';
+import type { RecordPurge } from './platform/retention/purge.js';
+import { purgeExpiredAuthRecords } from './auth/auth-retention.js';
+import { mintEmailLinkToken } from './auth/email-links.service.js';
 
 export interface JobRunner {
   start(): void;
@@ -12,13 +15,16 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** Each feature's purge of its own tables; housekeeping runs them, then purges the platform's tables. */
+export const FEATURE_PURGES: readonly RecordPurge[] = [purgeExpiredAuthRecords];
+
 /** Every job kind the service runs, with its handler. Features add theirs here. */
 function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
   const { db, clock, config, logger } = platform;
   const transport = createMailTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir, logger });
   const handlers: JobHandlers = {
-    [SEND_MAIL_JOB]: sendMailJob({ db, clock, transport, from: config.mailFrom }),
-    [HOUSEKEEPING_JOB]: housekeepingJob({ db, clock, logger }),
+    [SEND_MAIL_JOB]: sendMailJob({ db, clock, transport, from: config.mailFrom, mintLinkToken: mintEmailLinkToken }),
+    [HOUSEKEEPING_JOB]: housekeepingJob({ db, clock, logger, purges: FEATURE_PURGES }),
   };
   return { handlers, close: () => transport.close() };
 }

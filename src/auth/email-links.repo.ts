@@ -21,3 +21,18 @@ export async function consumeEmailLink(db: DbOrTx, id: string, at: string): Prom
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * Replaces the token hash of a link still usable at `now` (unused, unexpired); false when the link is
+ * gone, used or expired.
+ */
+export async function replaceUsableLinkTokenHash(db: DbOrTx, id: string, tokenHash: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('email_verifications')
+    .set({ token_hash: tokenHash })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -6,9 +6,15 @@ import { appendAudit } from '../platform/audit/audit.js';
 import type { AuthDeps } from './auth-context.js';
 import { findUserByEmail, findUserById, markEmailVerified } from './users.repo.js';
 import { newId, sha256Hex } from '../platform/ids.js';
-import { LINK_TOKEN_PLACEHOLDER, unmintedTokenHash } from '../platform/mail/link-token.js';
+import { LINK_TOKEN_PLACEHOLDER, mintToken, unmintedTokenHash, type MintLinkToken } from '../platform/mail/link-token.js';
 import { queueMail } from '../platform/mail/outbox.js';
-import { consumeEmailLink, findEmailLinkByHash, insertEmailLink, type EmailLinkRow } from './email-links.repo.js';
+import {
+  consumeEmailLink,
+  findEmailLinkByHash,
+  insertEmailLink,
+  replaceUsableLinkTokenHash,
+  type EmailLinkRow,
+} from './email-links.repo.js';
 import { LIFETIMES } from './lifetimes.js';
 
 const PAGE_OF: Record<VerificationPurpose, string> = {
@@ -19,7 +25,7 @@ const PAGE_OF: Record<VerificationPurpose, string> = {
 
 /**
  * Creates a 15-minute single-use link and queues the mail carrying it, in the caller's transaction.
- * The token is minted only when the mail is delivered (`mintLinkToken`); the database keeps its SHA-256.
+ * The token is minted only when the mail is delivered (`mintEmailLinkToken`); the database keeps its SHA-256.
  */
 export async function sendEmailLink(
   db: DbOrTx,
@@ -46,6 +52,14 @@ export async function sendEmailLink(
   const link = `${input.publicOrigin}${PAGE_OF[input.purpose]}?token=${LINK_TOKEN_PLACEHOLDER}`;
   await queueMail(db, clock, { to: input.email, userId: input.userId, linkId, ...input.mail(link) });
 }
+
+/**
+ * The send-mail job's `mintLinkToken` for email links: mints the token of a link about to be mailed and
+ * stores its SHA-256, replacing the hash of any token minted for an earlier delivery attempt (so only the
+ * newest attempt's link works). Undefined when the link is gone, used or expired: a dead link is not worth a mail.
+ */
+export const mintEmailLinkToken: MintLinkToken = (db, linkId, now) =>
+  mintToken((tokenHash) => replaceUsableLinkTokenHash(db, linkId, tokenHash, now));
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 

@@ -7,6 +7,7 @@ import type { App } from '../../src/app.js';
 import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { sha256Hex } from '../../src/platform/ids.js';
 import { SEND_MAIL_JOB } from '../../src/platform/mail/outbox.js';
+import { mintEmailLinkToken } from '../../src/auth/email-links.service.js';
 import { sendMailJob } from '../../src/platform/mail/send-mail.job.js';
 import { createMailTransport } from '../../src/platform/mail/transport.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -297,7 +298,7 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     const job = await db().selectFrom('jobs').select(['id', 'payload']).where('payload', 'like', `%${mail.id}%`).executeTakeFirstOrThrow();
     const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-auth-mail-'));
     const transport = createMailTransport({ smtpUrl: null, mailDir, logger: app.log });
-    await sendMailJob({ db: db(), clock, transport, from: 'tradelab <no-reply@localhost>' })({
+    await sendMailJob({ db: db(), clock, transport, from: 'tradelab <no-reply@localhost>', mintLinkToken: mintEmailLinkToken })({
       id: job.id,
       kind: SEND_MAIL_JOB,
       payload: JSON.parse(job.payload),

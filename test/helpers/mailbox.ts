@@ -1,5 +1,6 @@
 import type { Db } from '../../src/platform/db/database.js';
 import { SEND_MAIL_JOB } from '../../src/platform/mail/outbox.js';
+import { mintEmailLinkToken } from '../../src/auth/email-links.service.js';
 import { sendMailJob } from '../../src/platform/mail/send-mail.job.js';
 
 export interface DeliveredMail {
@@ -32,6 +33,7 @@ export async function deliveredMailsTo(db: Db, to: string): Promise<DeliveredMai
       db,
       clock: { now: () => new Date(row.created_at) },
       from: 'tradelab <no-reply@localhost>',
+      mintLinkToken: mintEmailLinkToken,
       transport: { send: async (mail) => void delivered.set(mail.id, { ...mail }), close: () => undefined },
     });
     await send({ id: `test-${row.id}`, kind: SEND_MAIL_JOB, payload: { outboxId: row.id }, attempt: 1, signal: new AbortController().signal });

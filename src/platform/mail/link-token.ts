@@ -13,18 +13,17 @@ export function unmintedTokenHash(): string {
 }
 
 /**
- * Mints the token of a link about to be mailed and stores its SHA-256, replacing the hash of any token
- * minted for an earlier delivery attempt (so only the newest attempt's link works). Undefined when the
- * link is gone, used or expired (`now` is an ISO timestamp): a dead link is not worth a mail.
+ * Mints the token of the link `linkId` about to be mailed (`now` is an ISO timestamp), storing only its
+ * SHA-256. Undefined when the link is not worth a mail (gone, used or expired). Implemented by the
+ * feature that owns the link rows and handed to the send-mail job.
  */
-export async function mintLinkToken(db: DbOrTx, linkId: string, now: string): Promise<string | undefined> {
+export type MintLinkToken = (db: DbOrTx, linkId: string, now: string) => Promise<string | undefined>;
+
+/**
+ * Generates a fresh token and hands its SHA-256 to `storeHash`; returns the token when the hash was
+ * stored, undefined when `storeHash` refused it. The token itself is never stored.
+ */
+export async function mintToken(storeHash: (tokenHash: string) => Promise<boolean>): Promise<string | undefined> {
   const token = newToken();
-  const result = await db
-    .updateTable('email_verifications')
-    .set({ token_hash: sha256Hex(token) })
-    .where('id', '=', linkId)
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? token : undefined;
+  return (await storeHash(sha256Hex(token))) ? token : undefined;
 }

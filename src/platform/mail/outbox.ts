@@ -16,8 +16,8 @@ export interface OutgoingMail {
   /** The account the mail concerns, if any: its outbox rows go when the account is purged. */
   readonly userId?: string | null;
   /**
-   * An `email_verifications` row whose link the bodies carry with `LINK_TOKEN_PLACEHOLDER` for its
-   * token: the token is minted when the mail is delivered (see `mintLinkToken`).
+   * A link row (of the feature queuing the mail) whose link the bodies carry with `LINK_TOKEN_PLACEHOLDER`
+   * for its token: the token is minted when the mail is delivered (the send-mail job's `mintLinkToken`).
    */
   readonly linkId?: string;
 }

@@ -2,21 +2,27 @@ import type { Db } from '../db/database.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { JobHandler } from '../jobs/jobs.js';
 import type { MailTransport } from './transport.js';
-import { LINK_TOKEN_PLACEHOLDER, mintLinkToken } from './link-token.js';
+import { LINK_TOKEN_PLACEHOLDER, type MintLinkToken } from './link-token.js';
 
 /**
  * Delivers one outbox row. Idempotent: a row already marked sent is skipped, so a retried job does
  * not mail twice (a crash between sending and marking can still repeat one mail: at-least-once).
- * A mail carrying a link gets its token minted here, at delivery, so the token never rests in the
- * database (only its hash does); a link already used, expired or gone is not mailed. Once delivered, the bodies
+ * A mail carrying a link gets its token minted here, at delivery, by the link owner's `mintLinkToken`, so
+ * the token never rests in the database (only its hash does); a link already used, expired or gone is not mailed. Once delivered, the bodies
  * are blanked: the words are personal data we no longer need.
  */
-export function sendMailJob(deps: { db: Db; clock: Clock; transport: MailTransport; from: string }): JobHandler {
+export function sendMailJob(deps: {
+  db: Db;
+  clock: Clock;
+  transport: MailTransport;
+  from: string;
+  mintLinkToken: MintLinkToken;
+}): JobHandler {
   return async (job) => {
     const { outboxId } = job.payload as { outboxId: string };
     const mail = await deps.db.selectFrom('mail_outbox').selectAll().where('id', '=', outboxId).executeTakeFirst();
     if (!mail || mail.sent_at) return;
-    const token = mail.link_id === null ? null : await mintLinkToken(deps.db, mail.link_id, isoNow(deps.clock));
+    const token = mail.link_id === null ? null : await deps.mintLinkToken(deps.db, mail.link_id, isoNow(deps.clock));
     if (token !== undefined) {
       const withToken = (body: string) => (token === null ? body : body.replaceAll(LINK_TOKEN_PLACEHOLDER, token));
       await deps.transport.send({

@@ -3,43 +3,46 @@ import { HOUR, type Clock } from '../clock.js';
 import type { JobHandler } from '../jobs/jobs.js';
 import type { RecurringJob } from '../jobs/recurring.js';
 import { RETENTION } from './retention-periods.js';
+import { cutoff, deletedCount, type RecordPurge } from './purge.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 export const HOUSEKEEPING_JOB = 'platform.housekeeping';
 export const HOUSEKEEPING_SCHEDULE: RecurringJob = { kind: HOUSEKEEPING_JOB, everyMs: HOUR };
 
-/** Deletes what has outlived its retention period. Idempotent: a second run finds nothing more. */
-export function housekeepingJob(deps: { db: Db; clock: Clock; logger: FastifyBaseLogger }): JobHandler {
+/**
+ * Deletes what has outlived its retention period: the features' rows through `purges`, then the
+ * platform's own. Idempotent: a second run finds nothing more.
+ */
+export function housekeepingJob(deps: {
+  db: Db;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  purges: readonly RecordPurge[];
+}): JobHandler {
   return async () => {
-    const counts = await purgeExpiredRecords(deps.db, deps.clock);
+    const counts = await purgeExpiredRecords(deps.db, deps.clock, deps.purges);
     deps.logger.info({ deleted: counts }, 'housekeeping done');
   };
 }
 
-export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<Record<string, number>> {
-  const now = clock.now().getTime();
-  const before = (ms: number) => new Date(now - ms).toISOString();
-  const nowIso = new Date(now).toISOString();
-  const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }) =>
-    Number((await query.executeTakeFirst()).numDeletedRows);
+/** Runs each feature's purge in turn, then the platform's; the counts come back keyed by table in that order. */
+export async function purgeExpiredRecords(
+  db: Db,
+  clock: Clock,
+  featurePurges: readonly RecordPurge[],
+): Promise<Record<string, number>> {
+  const now = clock.now();
+  const counts: Record<string, number> = {};
+  for (const purge of [...featurePurges, purgeExpiredPlatformRecords]) Object.assign(counts, await purge(db, now));
+  return counts;
+}
 
+/** The platform's own tables: outbox, jobs, rate-limit windows, audit entries. */
+async function purgeExpiredPlatformRecords(db: Db, now: Date): Promise<Record<string, number>> {
+  const before = (period: number) => cutoff(now, period);
   return {
-    webauthn_challenges: await deleted(db.deleteFrom('webauthn_challenges').where('expires_at', '<', nowIso)),
-    email_verifications: await deleted(
-      db.deleteFrom('email_verifications').where('expires_at', '<', before(RETENTION.spentEmailVerifications)),
-    ),
-    sessions: await deleted(
-      db
-        .deleteFrom('sessions')
-        .where((eb) =>
-          eb.or([
-            eb('expires_at', '<', before(RETENTION.endedSessions)),
-            eb('revoked_at', '<', before(RETENTION.endedSessions)),
-          ]),
-        ),
-    ),
-    mail_outbox: await deleted(db.deleteFrom('mail_outbox').where('created_at', '<', before(RETENTION.outboxMail))),
-    jobs: await deleted(
+    mail_outbox: await deletedCount(db.deleteFrom('mail_outbox').where('created_at', '<', before(RETENTION.outboxMail))),
+    jobs: await deletedCount(
       db
         .deleteFrom('jobs')
         .where((eb) =>
@@ -49,9 +52,9 @@ export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<Record<
           ]),
         ),
     ),
-    rate_limit_counters: await deleted(
+    rate_limit_counters: await deletedCount(
       db.deleteFrom('rate_limit_counters').where('window_started_at', '<', before(RETENTION.rateLimitCounters)),
     ),
-    audit_entries: await deleted(db.deleteFrom('audit_entries').where('at', '<', before(RETENTION.auditEntries))),
+    audit_entries: await deletedCount(db.deleteFrom('audit_entries').where('at', '<', before(RETENTION.auditEntries))),
   };
 }

@@ -24,6 +24,11 @@ const BODIES = renderMail({
   action: { label: 'Confirm my address', url: 'https://tradelab.test/verify?token=abc&next=%2F' },
 });
 
+/** These mails carry no link, so nothing is ever minted. */
+const noLinks = async (): Promise<never> => {
+  throw new Error('no mail in these tests carries a link');
+};
+
 /** The worker the `worker` process runs, with only the mail handler, on one transport. */
 function mailWorker(
   database: TestDatabase,
@@ -34,7 +39,7 @@ function mailWorker(
   const logger = options.logger ?? pino({ level: 'silent' });
   const transport = createMailTransport({ smtpUrl: options.smtpUrl, mailDir: options.mailDir ?? os.tmpdir(), logger });
   onTestFinished(() => transport.close());
-  const handler = sendMailJob({ db, clock, transport, from: FROM });
+  const handler = sendMailJob({ db, clock, transport, from: FROM, mintLinkToken: noLinks });
   const worker = new JobWorker({ db, dialect, clock, logger, handlers: { [SEND_MAIL_JOB]: handler } });
   return { worker, handler };
 }

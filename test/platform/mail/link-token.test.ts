@@ -4,6 +4,7 @@ import { ManualClock } from '../../helpers/clock.js';
 import { newId, sha256Hex } from '../../../src/platform/ids.js';
 import { LINK_TOKEN_PLACEHOLDER, unmintedTokenHash } from '../../../src/platform/mail/link-token.js';
 import { queueMail, SEND_MAIL_JOB } from '../../../src/platform/mail/outbox.js';
+import { mintEmailLinkToken } from '../../../src/auth/email-links.service.js';
 import { sendMailJob } from '../../../src/platform/mail/send-mail.job.js';
 import type { MailMessage } from '../../../src/platform/mail/transport.js';
 
@@ -34,6 +35,7 @@ describeEachDialect('mail link tokens', (db) => {
       db: db().handle.db,
       clock,
       from: 'tradelab <no-reply@localhost>',
+      mintLinkToken: mintEmailLinkToken,
       transport: {
         send: async (mail) => {
           sent.push(mail);
@@ -86,7 +88,7 @@ describeEachDialect('mail link tokens', (db) => {
     const { outboxId } = await queueLinkMail('dot@example.com');
     const late = new ManualClock('2026-02-01T09:45:00.000Z');
     const sent: MailMessage[] = [];
-    const job = sendMailJob({ db: db().handle.db, clock: late, from: 'x <x@localhost>', transport: { send: async (m) => void sent.push(m), close: () => undefined } });
+    const job = sendMailJob({ db: db().handle.db, clock: late, from: 'x <x@localhost>', mintLinkToken: mintEmailLinkToken, transport: { send: async (m) => void sent.push(m), close: () => undefined } });
     await job({ id: newId(), kind: SEND_MAIL_JOB, payload: { outboxId }, attempt: 5, signal: new AbortController().signal });
     expect(sent).toEqual([]);
   });

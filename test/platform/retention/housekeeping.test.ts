@@ -3,6 +3,8 @@ import { DAY, HOUR } from '../../../src/platform/clock.js';
 import { newId } from '../../../src/platform/ids.js';
 import { purgeExpiredRecords } from '../../../src/platform/retention/housekeeping.job.js';
 import { RETENTION } from '../../../src/platform/retention/retention-periods.js';
+import { AUTH_RETENTION } from '../../../src/auth/auth-retention.js';
+import { FEATURE_PURGES } from '../../../src/job-runner.js';
 import { ManualClock } from '../../helpers/clock.js';
 import { describeEachDialect } from '../../helpers/dialects.js';
 
@@ -43,9 +45,9 @@ describeEachDialect('housekeeping', (db) => {
     await kysely
       .insertInto('sessions')
       .values([
-        session('expired-long-ago', ago(RETENTION.endedSessions + JUST_INSIDE), null),
-        session('revoked-long-ago', ago(-HOUR), ago(RETENTION.endedSessions + JUST_INSIDE)),
-        session('expired-recently', ago(RETENTION.endedSessions - JUST_INSIDE), null),
+        session('expired-long-ago', ago(AUTH_RETENTION.endedSessions + JUST_INSIDE), null),
+        session('revoked-long-ago', ago(-HOUR), ago(AUTH_RETENTION.endedSessions + JUST_INSIDE)),
+        session('expired-recently', ago(AUTH_RETENTION.endedSessions - JUST_INSIDE), null),
       ])
       .execute();
 
@@ -108,7 +110,7 @@ describeEachDialect('housekeeping', (db) => {
       .execute();
 
     const clock = new ManualClock(NOW);
-    expect(await purgeExpiredRecords(kysely, clock)).toEqual({
+    expect(await purgeExpiredRecords(kysely, clock, FEATURE_PURGES)).toEqual({
       webauthn_challenges: 1,
       email_verifications: 0,
       sessions: 2,
@@ -129,7 +131,7 @@ describeEachDialect('housekeeping', (db) => {
     expect((await kysely.selectFrom('rate_limit_counters').select('key').execute()).map((r) => r.key)).toEqual(['current']);
 
     // Idempotent: nothing more to do.
-    const again = await purgeExpiredRecords(kysely, clock);
+    const again = await purgeExpiredRecords(kysely, clock, FEATURE_PURGES);
     expect(Object.values(again).every((count) => count === 0)).toBe(true);
   });
 });

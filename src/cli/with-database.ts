@@ -1,0 +1,16 @@
+import type { Config } from '../platform/config.js';
+import { databaseOptions, migrateToLatest, openDatabase, type Db } from '../platform/db/database.js';
+
+/**
+ * Opens the database `config` names, brings its schema up to date, runs `work` on it (with the names of
+ * the migrations just applied) and always closes the database again, whether `work` finished or threw.
+ */
+export async function withMigratedDatabase<T>(config: Config, work: (db: Db, applied: string[]) => Promise<T>): Promise<T> {
+  const database = openDatabase(databaseOptions(config));
+  try {
+    const applied = await migrateToLatest(database);
+    return await work(database.db, applied);
+  } finally {
+    await database.close();
+  }
+}
