@@ -79,12 +79,7 @@ export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktest
     win_rate: m.win_rate,
     sharpe_ratio: m.sharpe_ratio,
     profit_factor: m.profit_factor,
-    total_trades: m.total_trades,
-    winning_trades: m.winning_trades,
-    losing_trades: m.losing_trades,
-    avg_profit: m.avg_profit,
-    avg_loss: m.avg_loss,
-    avg_holding_days: m.avg_holding_days,
+    ...closedTradeMetrics(m),
     dates: [...input.dates],
     equity_curve: plainArray(run.equity),
     drawdowns: plainArray(run.drawdowns),
@@ -114,12 +109,7 @@ export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): C
     max_drawdown: m.max_drawdown,
     win_rate: m.win_rate,
     profit_factor: m.profit_factor,
-    total_trades: m.total_trades,
-    winning_trades: m.winning_trades,
-    losing_trades: m.losing_trades,
-    avg_profit: m.avg_profit,
-    avg_loss: m.avg_loss,
-    avg_holding_days: m.avg_holding_days,
+    ...closedTradeMetrics(m),
   };
 }
 
@@ -150,4 +140,16 @@ export function compareTemplates(bars: BarSeries, templates: readonly StrategyTe
   return templates.map((template) =>
     comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital)),
   );
+}
+
+/** The closed-trade statistics, in the order both bodies list them. */
+function closedTradeMetrics(m: BacktestMetrics) {
+  return {
+    total_trades: m.total_trades,
+    winning_trades: m.winning_trades,
+    losing_trades: m.losing_trades,
+    avg_profit: m.avg_profit,
+    avg_loss: m.avg_loss,
+    avg_holding_days: m.avg_holding_days,
+  };
 }

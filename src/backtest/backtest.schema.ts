@@ -39,10 +39,8 @@ export const CompareRequest = Type.Object(
 );
 export type CompareRequest = Static<typeof CompareRequest>;
 
-const Metrics = {
-  total_return: Type.Number({ description: 'final / initial − 1' }),
-  annualized_return: NullableNumber('(final / initial)^(365.25 / calendar days) − 1; null over less than a day'),
-  sharpe_ratio: NullableNumber('mean / sample stdev of daily returns × √252; null when the stdev is 0'),
+/** The statistics of closed trades and drawdowns, alike in the legacy and the library results (in this order). */
+export const RoundTripMetrics = {
   max_drawdown: Type.Number({ description: 'Lowest drawdown, a fraction ≤ 0' }),
   win_rate: NullableNumber('winning / closed trades; null without trades'),
   profit_factor: NullableNumber('gross profit / gross loss; null without a loss'),
@@ -51,6 +49,13 @@ const Metrics = {
   losing_trades: Type.Integer(),
   avg_profit: NullableNumber('mean pnl of winning trades'),
   avg_loss: NullableNumber('mean pnl of losing trades (negative)'),
+};
+
+const Metrics = {
+  total_return: Type.Number({ description: 'final / initial − 1' }),
+  annualized_return: NullableNumber('(final / initial)^(365.25 / calendar days) − 1; null over less than a day'),
+  sharpe_ratio: NullableNumber('mean / sample stdev of daily returns × √252; null when the stdev is 0'),
+  ...RoundTripMetrics,
   avg_holding_days: NullableNumber('mean calendar days held per closed trade'),
 };
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { RoundTripMetrics } from './backtest.schema.js';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const IsoDate = (description: string) => Type.String({ description: `${description}, \`YYYY-MM-DD\``, maxLength: 10 });
@@ -46,14 +47,7 @@ const Stats = Type.Object({
   annualized_return: NullableNumber('(final / starting)^(365.25 / calendar days) − 1; null over less than a day'),
   sharpe_ratio: NullableNumber('mean / sample stdev of daily portfolio returns × √252; null when the stdev is 0'),
   sortino_ratio: NullableNumber('mean / downside deviation (n − 1) of daily returns × √252; null without a losing day'),
-  max_drawdown: Type.Number({ description: 'Lowest drawdown, a fraction ≤ 0' }),
-  win_rate: NullableNumber('winning / closed trades; null without trades'),
-  profit_factor: NullableNumber('gross profit / gross loss; null without a loss'),
-  total_trades: Type.Integer(),
-  winning_trades: Type.Integer(),
-  losing_trades: Type.Integer(),
-  avg_profit: NullableNumber('mean pnl of winning trades'),
-  avg_loss: NullableNumber('mean pnl of losing trades (negative)'),
+  ...RoundTripMetrics,
   avg_holding_days: NullableNumber('mean calendar days from entry to exit'),
   exposure: NullableNumber('fraction of dates on whose close at least one position was held'),
 });
