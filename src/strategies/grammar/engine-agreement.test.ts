@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadSpxBars, randomWalkBars } from '../../../test/fixtures/bar-series.js';
+import { tiedMeansSeries } from '../../../test/fixtures/exact-sums.js';
 import { ENTER, EXIT, TEMPLATE_SIGNALS } from '../../engine/signals.js';
 import type { BarSeries, ResolvedParameters } from '../../engine/types.js';
 import { compileRule } from './index.js';
@@ -26,8 +27,9 @@ const TEMPLATES: readonly (readonly [template: string, params: ResolvedParameter
     'crosses_above(macd(close, 12, 26), ema(macd(close, 12, 26), 9))', 'crosses_below(macd(close, 12, 26), ema(macd(close, 12, 26), 9))'],
   ['rsi_reversion', { period: 14, oversold: 30, overbought: 70 },
     'crosses_below(rsi(close, 14), 30)', 'crosses_above(rsi(close, 14), 70)'],
-  // The template's exit uses the bands' own (Welford) middle, which the grammar does not expose: entry only.
-  ['bollinger_reversion', { period: 20, std_dev: 2 }, 'crosses_below(close, bbands_lower(close, 20, 2))', null],
+  // The bands' middle is the same correctly rounded mean as sma, so the exit is sma's crossing.
+  ['bollinger_reversion', { period: 20, std_dev: 2 }, 'crosses_below(close, bbands_lower(close, 20, 2))',
+    'crosses_above(close, sma(close, 20))'],
 ];
 
 describe('rules agree with the built-in templates', () => {
@@ -45,4 +47,20 @@ describe('rules agree with the built-in templates', () => {
       }
     });
   }
+});
+
+describe('an exact tie of the averages is no crossing for the rules either (DESIGN.md "Indicator arithmetic")', () => {
+  it.each([
+    [200, 5, 20, 1484.6],
+    [100_000, 10, 30, 1484],
+  ])('%i bars, sma(%i) and sma(%i) both exactly %f cents on the tie bar', (length, fast, slow, meanCents) => {
+    const { bars, tieBar } = tiedMeansSeries(length, fast, slow, meanCents, 17);
+    const entry = compileRule(`crosses_above(sma(close, ${fast}), sma(close, ${slow}))`).evaluate(bars);
+    const equal = compileRule(`sma(close, ${fast}) == sma(close, ${slow})`).evaluate(bars);
+    expect(equal[tieBar]).toBe(1);
+    expect(entry[tieBar]).toBe(0);
+    expect(entry[tieBar + 1]).toBe(1);
+    const signals = TEMPLATE_SIGNALS.sma_crossover!(bars, { fast_period: fast, slow_period: slow });
+    expect(Array.from(entry)).toEqual(Array.from(signals, (s) => (s & ENTER ? 1 : 0)));
+  });
 });

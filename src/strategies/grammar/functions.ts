@@ -1,7 +1,7 @@
 /**
  * The function table: each function's name, arguments (kind, label for messages, bounds) and implementation over
- * whole columns. Indicators are the engine's (src/backtest/engine/indicators.ts), so a rule and a template that
- * say the same thing compute the same numbers.
+ * whole columns. Indicators are the engine's (src/engine/indicators.ts, exact window sums included), so a rule and a
+ * template that say the same thing compute the same numbers.
  */
 import { bollinger, ema, highest, lowest, rsi, sma } from '../../engine/indicators.js';
 
