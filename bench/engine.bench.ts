@@ -1,6 +1,8 @@
 /**
  * Engine benchmarks (pure code, one thread, no I/O):
- *   - throughput of each template with its default parameters on 1,000,000 bars of a seeded random walk (bars/s);
+ *   - throughput of each template with its default parameters on 1,000,000 bars of a seeded random walk (bars/s),
+ *     next to a hand-written reference loop doing the same trading (bench/reference-loops.ts), timed alternately in
+ *     the same run, and the ratio template / reference of the median times;
  *   - POST /api/compare-strategies' engine work: every template over the whole SPX series (ms), with and without
  *     shaping the comparison result and serializing it to JSON.
  * Prints a table and writes bench/results/engine-latest.json.   Run: npx tsx bench/engine.bench.ts
@@ -12,6 +14,7 @@ import { loadSpxBars, randomWalkBars } from '../test/fixtures/bar-series.js';
 import { compareTemplates, comparisonResult } from '../src/backtest/backtest-result.js';
 import { STRATEGY_TEMPLATES, defaultParameters, runTemplateBacktest } from '../src/engine/index.js';
 import { cpuTime, round, summary, time } from './measure.js';
+import { REFERENCE_LOOPS } from './reference-loops.js';
 
 const BARS = Number(process.env.BENCH_ENGINE_BARS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 11);
@@ -22,17 +25,29 @@ function main(): void {
   const walk = randomWalkBars(BARS, 42);
   const throughput = STRATEGY_TEMPLATES.map((template) => {
     const params = defaultParameters(template);
+    const reference = REFERENCE_LOOPS[template.id]!;
     let trades = 0;
-    for (let i = 0; i < 2; i++) trades = runTemplateBacktest(walk, template, params, CAPITAL).metrics.total_trades;
+    let finalCapital = 0;
+    for (let i = 0; i < 3; i++) {
+      const run = runTemplateBacktest(walk, template, params, CAPITAL);
+      trades = run.metrics.total_trades;
+      finalCapital = run.metrics.final_capital;
+      reference(walk, params, CAPITAL);
+    }
+    const referenceFinal = reference(walk, params, CAPITAL);
     const wall: number[] = [];
     const cpu: number[] = [];
+    const referenceWall: number[] = [];
     for (let i = 0; i < RUNS; i++) {
+      // Alternately, so that load from other processes falls on both alike.
       let elapsed = 0;
       cpu.push(cpuTime(() => (elapsed = time(() => runTemplateBacktest(walk, template, params, CAPITAL)))));
       wall.push(elapsed);
+      referenceWall.push(time(() => reference(walk, params, CAPITAL)));
     }
     const { median, min } = summary(wall);
     const cpuMedian = summary(cpu).median;
+    const referenceMedian = summary(referenceWall).median;
     return {
       template: template.id,
       bars: BARS,
@@ -45,6 +60,11 @@ function main(): void {
       // one core does on its own.
       best_bars_per_second: Math.round(BARS / (min / 1000)),
       cpu_bars_per_second: Math.round(BARS / (cpuMedian / 1000)),
+      reference_median_ms: round(referenceMedian),
+      reference_bars_per_second: Math.round(BARS / (referenceMedian / 1000)),
+      ratio_to_reference: round(referenceMedian / median),
+      // The reference trades the same way (plain sums instead of exact ones): its final equity should agree.
+      reference_agrees: Math.abs(referenceFinal - finalCapital) <= 1e-6 * Math.abs(finalCapital),
     };
   });
 
@@ -81,7 +101,7 @@ function main(): void {
     at: new Date().toISOString(),
     // Other processes on the machine slow the median down; the load average says how busy it was.
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, load_average: os.loadavg().map((l) => round(l, 2)) },
-    targets: { sma_crossover_bars_per_second: 20_000_000, spx_compare_all_ms: 20 },
+    targets: { sma_crossover_ratio_to_reference: 0.5, spx_compare_all_ms: 20 },
     throughput,
     spx_compare: compare,
   };
@@ -89,7 +109,7 @@ function main(): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'engine-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Engine throughput, ${BARS.toLocaleString('en-US')} bars, median of ${RUNS} runs (single thread), load average ${report.machine.load_average.join(' ')}:`);
-  console.table(throughput);
+  console.table(throughput.map((r) => ({ template: r.template, round_trips: r.round_trips, median_ms: r.median_ms, bars_per_second: r.bars_per_second, best_bars_per_second: r.best_bars_per_second, reference_bars_per_second: r.reference_bars_per_second, ratio: r.ratio_to_reference, agrees: r.reference_agrees })));
   console.log(`All ${compare.templates} templates over SPX (${compare.bars} bars), ${COMPARE_RUNS} runs:`);
   console.table([compare]);
   console.log(`written to ${path.relative(process.cwd(), path.join(dir, 'engine-latest.json'))}`);

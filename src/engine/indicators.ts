@@ -16,8 +16,7 @@
 export function sma(values: Float64Array, period: number): Float64Array {
   const n = values.length;
   const out = warmingUp(n, period - 1);
-  rollingSums(values, period, out);
-  for (let i = period - 1; i < n; i++) out[i] = out[i]! / period;
+  rollingSums(values, period, out, period);
   return out;
 }
 
@@ -39,10 +38,10 @@ export function sma(values: Float64Array, period: number): Float64Array {
 export const RENORMALISE = 1024;
 
 /**
- * out[i] = the correctly rounded sum of values[i − period + 1 .. i] for i ≥ period − 1 (entries before are left
- * as they are). Exact as described above.
+ * out[i] = the correctly rounded sum of values[i − period + 1 .. i], divided by `divisor` (one rounding more), for
+ * i ≥ period − 1; entries before are left as they are. Exact as described above.
  */
-export function rollingSums(values: Float64Array, period: number, out: Float64Array): void {
+export function rollingSums(values: Float64Array, period: number, out: Float64Array, divisor = 1): void {
   const n = values.length;
   let hi = 0;
   let lo = 0;
@@ -54,7 +53,7 @@ export function rollingSums(values: Float64Array, period: number, out: Float64Ar
     lo += hi - (s - b) + (x - b);
     hi = s;
   }
-  if (n >= period) out[period - 1] = hi + lo;
+  if (n >= period) out[period - 1] = (hi + lo) / divisor;
   for (let start = period; start < n; start += RENORMALISE) {
     const end = Math.min(n, start + RENORMALISE);
     // Renormalise: hi = fl(hi + lo), lo = the exact remainder (TwoSum).
@@ -73,7 +72,7 @@ export function rollingSums(values: Float64Array, period: number, out: Float64Ar
       const et = hi - (t - bt) + (d - bt);
       lo += et + ed;
       hi = t;
-      out[i] = hi + lo;
+      out[i] = (hi + lo) / divisor;
     }
   }
 }

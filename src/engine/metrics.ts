@@ -14,6 +14,7 @@ export function computeMetrics(
   drawdowns: Float64Array,
   trades: readonly BacktestTrade[],
   initialCapital: number,
+  lowestDrawdown = maxDrawdown(drawdowns),
 ): BacktestMetrics {
   const finalCapital = equity[equity.length - 1]!;
   const days = calendarDaysBetween(dates[0]!, dates[dates.length - 1]!);
@@ -23,7 +24,7 @@ export function computeMetrics(
     total_return: finalCapital / initialCapital - 1,
     annualized_return: annualizedReturn(initialCapital, finalCapital, days),
     sharpe_ratio: sharpeRatio(equity),
-    max_drawdown: maxDrawdown(drawdowns),
+    max_drawdown: lowestDrawdown,
     ...roundTrips,
   };
 }
@@ -90,7 +91,9 @@ export function exposure(held: Uint8Array): number | null {
 
 function dailyReturn(equity: Float64Array, t: number): number {
   const before = equity[t - 1]!;
-  return before === 0 ? 0 : equity[t]! / before - 1;
+  const now = equity[t]!;
+  // An unchanged equity (every flat day) is a return of exactly 0, as now / before − 1 would give: no division.
+  return now === before || before === 0 ? 0 : now / before - 1;
 }
 
 /** The lowest drawdown: a fraction ≤ 0, −0.25 meaning equity fell 25 % below its running peak. */

@@ -12,53 +12,57 @@ export interface Simulation {
   readonly equity: Float64Array;
   readonly drawdowns: Float64Array;
   readonly trades: BacktestTrade[];
+  /** The lowest drawdown (≤ 0), found in the same pass. */
+  readonly maxDrawdown: number;
 }
 
+/**
+ * One pass over the bars: the fills at each open (the previous close's signal), then the bar's equity, its
+ * drawdown from the running peak and the lowest drawdown so far. No per-bar allocation; a trade object per fill.
+ */
 export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: number): Simulation {
   const { open, close, dates } = bars;
   const n = close.length;
-  const last = n - 1;
   const equity = new Float64Array(n);
+  const drawdowns = new Float64Array(n);
   const trades: BacktestTrade[] = [];
   let cash = initialCapital;
-
-  // Position by position rather than bar by bar: while flat, scan for an entry signal; while long, for an exit
-  // signal. Each stretch between two fills is a tight loop with the same cash and shares.
-  let from = 0; // first bar whose equity is not written yet; flat at its open
-  while (from < n) {
-    const entrySignal = nextSignal(signals, from, last, ENTER);
-    const entryBar = entrySignal < 0 ? n : entrySignal + 1;
-    for (let t = from; t < entryBar; t++) equity[t] = cash;
-    if (entrySignal < 0) break;
-    const entryPrice = open[entryBar]!;
-    const shares = Math.floor(cash / entryPrice);
-    if (!(shares >= 1 && Number.isFinite(shares))) {
-      from = entryBar; // cannot buy one share: still flat, look for the next entry from this bar on
-      continue;
+  let shares = 0;
+  let entryBar = -1;
+  let entryPrice = 0;
+  let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
+  let peak = -Infinity;
+  let lowest = 0;
+  for (let t = 0; t < n; t++) {
+    if (t > 0 && signals[t - 1]! & wanted) {
+      const price = open[t]!;
+      if (wanted === ENTER) {
+        const bought = Math.floor(cash / price);
+        // Cannot buy one share: still flat, the next entry signal may act.
+        if (bought >= 1 && Number.isFinite(bought)) {
+          shares = bought;
+          cash -= shares * price;
+          entryBar = t;
+          entryPrice = price;
+          wanted = EXIT;
+          trades.push(buy(dates[t]!, price, shares));
+        }
+      } else {
+        cash += shares * price;
+        trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
+        shares = 0;
+        wanted = ENTER;
+      }
     }
-    cash -= shares * entryPrice;
-    trades.push(buy(dates[entryBar]!, entryPrice, shares));
-
-    const exitSignal = nextSignal(signals, entryBar, last, EXIT);
-    const held = exitSignal < 0 ? n : exitSignal + 1; // bars entryBar … held − 1 end the day long
-    for (let t = entryBar; t < held; t++) equity[t] = cash + shares * close[t]!;
-    if (exitSignal < 0) {
-      trades.push(sell(dates, entryBar, entryPrice, last, close[last]!, shares));
-      break;
-    }
-    const exitPrice = open[held]!;
-    cash += shares * exitPrice;
-    trades.push(sell(dates, entryBar, entryPrice, held, exitPrice, shares));
-    from = held;
+    const value = shares === 0 ? cash : cash + shares * close[t]!;
+    equity[t] = value;
+    if (value > peak) peak = value;
+    const drawdown = value / peak - 1;
+    drawdowns[t] = drawdown;
+    if (drawdown < lowest) lowest = drawdown;
   }
-
-  return { equity, drawdowns: drawdownCurve(equity), trades };
-}
-
-/** The first bar in from … before − 1 whose signal has `flag`, or −1. */
-function nextSignal(signals: Uint8Array, from: number, before: number, flag: number): number {
-  for (let t = from; t < before; t++) if (signals[t]! & flag) return t;
-  return -1;
+  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
+  return { equity, drawdowns, trades, maxDrawdown: lowest };
 }
 
 /** equity[t] / max(equity[0..t]) − 1. */
