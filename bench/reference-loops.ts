@@ -157,7 +157,6 @@ export const REFERENCE_LOOPS: Readonly<Record<string, ReferenceLoop>> = {
     let shares = 0;
     let pending = 0;
     let sum = 0;
-    let squares = 0;
     let lowerBefore = NaN;
     let middleBefore = NaN;
     for (let t = 0; t < n; t++) {
@@ -171,11 +170,12 @@ export const REFERENCE_LOOPS: Readonly<Record<string, ReferenceLoop>> = {
       pending = 0;
       equity[t] = cash + shares * close[t]!;
       const x = close[t]!;
-      const y = t >= period ? close[t - period]! : 0;
-      sum += x - y;
-      squares += x * x - y * y; // the fast textbook way (cancels; fine for a speed reference)
+      sum += x - (t >= period ? close[t - period]! : 0);
       const middle = t >= period - 1 ? sum / period : NaN;
-      const lower = middle - width * Math.sqrt(Math.max(0, squares / period - middle * middle));
+      // The deviation from the window's mean, window by window (the engine's stable two-pass computation).
+      let squares = 0;
+      for (let j = Math.max(0, t - period + 1); j <= t; j++) squares += (close[j]! - middle) * (close[j]! - middle);
+      const lower = middle - width * Math.sqrt(squares / period);
       if (t > 0) pending = (close[t - 1]! >= lowerBefore && x < lower ? 1 : 0) | (close[t - 1]! <= middleBefore && x > middle ? 2 : 0);
       lowerBefore = lower;
       middleBefore = middle;

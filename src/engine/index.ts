@@ -32,7 +32,7 @@ export function runTemplateBacktest(
   const missing = template.parameters.find((p) => !Number.isFinite(params[p.name]));
   if (missing) throw new RangeError(`Parameter "${missing.name}" is missing: resolve parameters with resolveTemplateParameters.`);
   const signals = rule(bars, params);
-  const { equity, drawdowns, trades, maxDrawdown } = simulate(bars, signals, initialCapital);
-  const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown);
+  const { equity, drawdowns, trades, maxDrawdown, returnSum } = simulate(bars, signals, initialCapital);
+  const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown, returnSum);
   return { equity, drawdowns, trades, metrics };
 }

@@ -15,6 +15,7 @@ export function computeMetrics(
   trades: readonly BacktestTrade[],
   initialCapital: number,
   lowestDrawdown = maxDrawdown(drawdowns),
+  returnSum?: number,
 ): BacktestMetrics {
   const finalCapital = equity[equity.length - 1]!;
   const days = calendarDaysBetween(dates[0]!, dates[dates.length - 1]!);
@@ -23,7 +24,7 @@ export function computeMetrics(
     final_capital: finalCapital,
     total_return: finalCapital / initialCapital - 1,
     annualized_return: annualizedReturn(initialCapital, finalCapital, days),
-    sharpe_ratio: sharpeRatio(equity),
+    sharpe_ratio: sharpeRatio(equity, returnSum),
     max_drawdown: lowestDrawdown,
     ...roundTrips,
   };
@@ -41,13 +42,15 @@ export function annualizedReturn(initialCapital: number, finalCapital: number, d
 /**
  * mean / sample standard deviation (n − 1) of the daily returns equity[t] / equity[t − 1] − 1, × √252,
  * risk-free rate 0. null with fewer than 2 returns or a zero standard deviation (flat equity).
- * A return from an equity of 0 counts as 0.
+ * A return from an equity of 0 counts as 0. `returnSum`, when the caller has it (the simulation's pass), is that
+ * sum of the daily returns in order.
  */
-export function sharpeRatio(equity: Float64Array): number | null {
+export function sharpeRatio(equity: Float64Array, returnSum?: number): number | null {
   const count = equity.length - 1;
   if (count < 2) return null;
   let sum = 0;
-  for (let t = 1; t <= count; t++) sum += dailyReturn(equity, t);
+  if (returnSum === undefined) for (let t = 1; t <= count; t++) sum += dailyReturn(equity, t);
+  else sum = returnSum;
   const mean = sum / count;
   let squares = 0;
   for (let t = 1; t <= count; t++) {

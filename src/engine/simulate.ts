@@ -14,11 +14,15 @@ export interface Simulation {
   readonly trades: BacktestTrade[];
   /** The lowest drawdown (≤ 0), found in the same pass. */
   readonly maxDrawdown: number;
+  /** Σ of the daily returns equity[t] / equity[t − 1] − 1, t = 1 … n − 1, in order (the Sharpe ratio's first pass). */
+  readonly returnSum: number;
 }
 
 /**
  * One pass over the bars: the fills at each open (the previous close's signal), then the bar's equity, its
- * drawdown from the running peak and the lowest drawdown so far. No per-bar allocation; a trade object per fill.
+ * drawdown from the running peak, the lowest drawdown so far and the sum of daily returns. No per-bar allocation;
+ * a trade object per fill. An unchanged equity skips the divisions: its return is exactly 0 and its drawdown the
+ * previous one (the same numbers the divisions would give).
  */
 export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: number): Simulation {
   const { open, close, dates } = bars;
@@ -33,6 +37,9 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
   let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
   let peak = -Infinity;
   let lowest = 0;
+  let previous = initialCapital;
+  let drawdown = 0;
+  let returnSum = 0;
   for (let t = 0; t < n; t++) {
     if (t > 0 && signals[t - 1]! & wanted) {
       const price = open[t]!;
@@ -56,13 +63,19 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
     }
     const value = shares === 0 ? cash : cash + shares * close[t]!;
     equity[t] = value;
-    if (value > peak) peak = value;
-    const drawdown = value / peak - 1;
+    if (value >= peak) {
+      peak = value;
+      drawdown = 0; // value / peak − 1
+    } else if (value !== previous) {
+      drawdown = value / peak - 1;
+    }
     drawdowns[t] = drawdown;
     if (drawdown < lowest) lowest = drawdown;
+    if (value !== previous && previous !== 0) returnSum += value / previous - 1; // else a return of 0
+    previous = value;
   }
   if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
-  return { equity, drawdowns, trades, maxDrawdown: lowest };
+  return { equity, drawdowns, trades, maxDrawdown: lowest, returnSum };
 }
 
 /** equity[t] / max(equity[0..t]) − 1. */
