@@ -22,6 +22,8 @@ import { ResponseCache } from './backtest/response-cache.js';
 import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
 import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
+import { tradeWindowRoutes } from './trading/trade-window.routes.js';
+import { fillRestingOrders } from './trading/resting-orders.service.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -79,11 +81,19 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(healthRoutes(platform.db));
   // Before every feature that uses requireSession / requireRole.
   await registerAuth(app, platform);
-  const marketData = createMarketData({ db: platform.db, clock: platform.clock, logger: app.log, alpaca: config.alpaca });
+  // Bars fetched from the provider may fill resting limit orders: market announces, trading listens.
+  const marketData = createMarketData({
+    db: platform.db,
+    clock: platform.clock,
+    logger: app.log,
+    alpaca: config.alpaca,
+    onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
+  });
   await app.register(symbolsRoutes(platform.db));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
+  await app.register(tradeWindowRoutes(platform));
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));

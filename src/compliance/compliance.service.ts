@@ -9,12 +9,21 @@ import { parseOccSymbol } from './occ-symbol.js';
 
 /**
  * `POST /api/trading/compliance-check`: the request's own mistakes are a 400 (checked first), another
- * user's strategy a 404; otherwise every violation of the pure rules at once. For an equity order without a
- * price, the latest stored close of the symbol stands in; an options order's price is only its own.
+ * user's strategy a 404; otherwise every violation of the pure rules at once.
  */
 export async function checkMyTrade(deps: StrategyDeps, caller: Pick<AuthContext, 'userId'>, request: ComplianceRequest): Promise<ComplianceResult> {
+  return evaluateTrade(deps, caller.userId, request);
+}
+
+/**
+ * The one evaluation of a proposed trade against a user's strategy, for the compliance check and the trade
+ * window's enforcement alike: 400 for a malformed symbol, leg or limit order, 404 for a strategy that is not
+ * the user's, else the verdict with every violation. For an equity order without a price, the latest stored
+ * close of the symbol stands in; an options order's price is only its own. `deps.db` may be a transaction.
+ */
+export async function evaluateTrade(deps: StrategyDeps, userId: string, request: ComplianceRequest): Promise<ComplianceResult> {
   const trade = tradeOf(request);
-  const row = await loadOwnStrategy(deps.db, caller, request.strategy_id);
+  const row = await loadOwnStrategy(deps.db, { userId }, request.strategy_id);
   const context = await contextFor(deps, trade);
   const strategy = strategyView(row);
   const { compliant, violations } = checkCompliance(strategy, trade, context);

@@ -13,6 +13,12 @@ const BATCH = 1000;
 
 export const DEMO_SYMBOL = { symbol: 'SPX', name: 'S&P 500 Index' } as const;
 
+/**
+ * Told the symbol after new or changed bars of it were stored and committed (an import or a provider fetch). The
+ * composition wires what listens (the trade window fills resting limit orders); market imports no feature above it.
+ */
+export type BarsStoredListener = (symbol: string) => Promise<void>;
+
 export interface StoreBarsResult {
   /** Rows inserted or changed; 0 when the store already held exactly these bars. */
   readonly changed: number;

@@ -55,3 +55,19 @@ export async function latestStoredClose(db: DbOrTx, symbol: string): Promise<num
   const row = await db.selectFrom('bars').select('close').where('symbol', '=', symbol).orderBy('date', 'desc').limit(1).executeTakeFirst();
   return row ? Number(row.close) : null;
 }
+
+/** `symbol`'s newest stored bar (its date and close), or undefined when none is stored. */
+export async function latestStoredBar(db: DbOrTx, symbol: string): Promise<{ date: string; close: number } | undefined> {
+  return db.selectFrom('bars').select(['date', 'close']).where('symbol', '=', symbol).orderBy('date', 'desc').limit(1).executeTakeFirst();
+}
+
+/** `symbol`'s bars dated after `date` (`YYYY-MM-DD`), oldest first. */
+export async function barsAfter(db: DbOrTx, symbol: string, date: string): Promise<Bar[]> {
+  return db
+    .selectFrom('bars')
+    .select(['date', 'open', 'high', 'low', 'close', 'volume'])
+    .where('symbol', '=', symbol)
+    .where('date', '>', date)
+    .orderBy('date')
+    .execute();
+}

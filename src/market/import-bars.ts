@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import { storeBars } from './bar-store.service.js';
+import { storeBars, type BarsStoredListener } from './bar-store.service.js';
 import { assertTicker } from './market-terms.js';
 import { parseBarsCsv } from './csv-bars.js';
 
@@ -12,6 +12,8 @@ export interface ImportBarsOptions {
   readonly name?: string | undefined;
   /** Where progress goes: a bar when it is a terminal, a plain line per batch otherwise. */
   readonly progressStream?: NodeJS.WriteStream;
+  /** Called after the import changed the store (the CLI wires the trade window's resting-order fills). */
+  readonly onBarsStored?: BarsStoredListener;
 }
 
 export interface ImportBarsSummary {
@@ -40,6 +42,7 @@ export async function importBarsFile(db: Db, clock: Clock, options: ImportBarsOp
       if (bar) bar.update(stored);
       else stream.write(`${options.symbol}: ${stored}/${total} bars\n`);
     });
+    if (changed > 0) await options.onBarsStored?.(options.symbol);
     return {
       symbol: options.symbol,
       bars: total,

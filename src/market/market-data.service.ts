@@ -7,7 +7,7 @@ import { fetchAlpacaDailyBars, FEED_DELAY_MS } from './alpaca.provider.js';
 import type { DataFeed } from './market-terms.js';
 import { sliceSeries, type BarSeries } from './bar-series.js';
 import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
-import { storeBars } from './bar-store.service.js';
+import { storeBars, type BarsStoredListener } from './bar-store.service.js';
 
 /** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
 const PROVIDER_HISTORY_START = '1990-01-01';
@@ -19,6 +19,8 @@ export interface MarketDataDeps {
   readonly alpaca: AlpacaConfig | null;
   /** Injected into the provider so tests do not wait out `Retry-After`. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Called after fetched bars changed the store. */
+  readonly onBarsStored?: BarsStoredListener;
 }
 
 export interface BarsInPeriod {
@@ -47,7 +49,10 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     tailCheckedAt.set(symbol, deps.clock.now().getTime());
     if (bars.length > 0) {
       const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars });
-      if (changed > 0) deps.logger.info({ symbol, changed, from, to }, 'bars fetched from the market-data provider and stored');
+      if (changed > 0) {
+        deps.logger.info({ symbol, changed, from, to }, 'bars fetched from the market-data provider and stored');
+        await notifyStored(deps, symbol);
+      }
     }
     return cache.get(symbol);
   }
@@ -88,4 +93,13 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
 
 function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */
+async function notifyStored(deps: MarketDataDeps, symbol: string): Promise<void> {
+  try {
+    await deps.onBarsStored?.(symbol);
+  } catch (error) {
+    deps.logger.warn({ err: error, symbol }, 'a listener of stored bars failed');
+  }
 }

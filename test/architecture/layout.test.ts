@@ -20,9 +20,11 @@ const PURE_CODE = [
   'src/strategies/strategy-policy.ts',
   'src/compliance/compliance-rules.ts',
   'src/compliance/occ-symbol.ts',
+  'src/trading/money.ts',
+  'src/trading/fills.ts',
 ];
 
-const FEATURES = ['auth', 'admin', 'backtest', 'cli', 'compliance', 'health', 'market', 'strategies', 'web'];
+const FEATURES = ['auth', 'admin', 'backtest', 'cli', 'compliance', 'health', 'market', 'strategies', 'trading', 'web'];
 
 interface Import {
   readonly from: string;

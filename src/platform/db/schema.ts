@@ -163,16 +163,22 @@ export interface BarsTable {
 
 export interface PaperAccountsTable {
   user_id: string;
-  cash: ColumnType<number, number | undefined, number>;
+  /** Whole cents (reserved cash included). */
+  cash_cents: number;
+  realized_pnl_cents: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
 export interface PaperPositionsTable {
   user_id: string;
+  /** A ticker, or an OCC option symbol. */
   symbol: string;
+  asset_class: 'equity' | 'option';
+  /** Shares (≥ 0), or option contracts (negative for a sold leg). */
   qty: number;
-  avg_price: number;
+  /** What the open quantity cost, in whole cents. */
+  cost_cents: number;
   updated_at: Timestamp;
 }
 
@@ -197,6 +203,13 @@ export interface OrdersTable {
   compliance_checked: boolean | null;
   compliance_compliant: boolean | null;
   client_order_id: string | null;
+  /** JSON array of `{rule, message}` of a refused order, null otherwise. */
+  violations: string | null;
+  reject_message: string | null;
+  /** SHA-256 of the canonical request body, for idempotent retries by `client_order_id`. */
+  request_hash: string | null;
+  /** A resting limit order: the newest bar's date when it came to rest (a later bar may fill it). */
+  rests_after: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,0 +1,203 @@
+import type { AuthContext } from '../auth/sessions.service.js';
+import { findUserById } from '../auth/users.repo.js';
+import { evaluateTrade } from '../compliance/compliance.service.js';
+import { money, newYorkDate } from '../compliance/compliance-rules.js';
+import { calendarDaysBetween } from '../engine/dates.js';
+import { latestStoredBar } from '../market/bars.repo.js';
+import { appendAudit } from '../platform/audit/audit.js';
+import { isoNow } from '../platform/clock.js';
+import type { DbOrTx } from '../platform/db/database.js';
+import { Conflict } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { loadOwnStrategy } from '../strategies/strategies.service.js';
+import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
+import { immediateFillPrice, splitOverLegs } from './fills.js';
+import { amountCents, centsToAmount } from './money.js';
+import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
+import { orderView, refusalOf } from './order-view.js';
+import { findOrderByClientId, insertOrder, type OrderRow } from './orders.repo.js';
+import { bookFill, openAccount, reservations, sharesHeld, type TradingDeps } from './portfolio.service.js';
+import type { AccountRow } from './portfolio.repo.js';
+import type { Order, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
+
+type Caller = Pick<AuthContext, 'userId'>;
+
+/** A placement's answer: 201 a new order, 200 a retried one, 403 the cooldown, 422 a refusal (stored as rejected). */
+export interface OrderAnswer {
+  readonly status: 200 | 201 | 403 | 422;
+  readonly body: Order | OrderRefusal;
+}
+
+/** `POST /api/trade-window/orders`. */
+export async function placeEquityOrder(deps: TradingDeps, caller: Caller, body: PlaceOrderBody): Promise<OrderAnswer> {
+  return place(deps, caller, equityDraft(body));
+}
+
+/** `POST /api/trade-window/options-orders`. */
+export async function placeOptionsOrder(deps: TradingDeps, caller: Caller, body: PlaceOptionsOrderBody): Promise<OrderAnswer> {
+  return place(deps, caller, optionsDraft(body));
+}
+
+/**
+ * DESIGN's order of refusals after validation (the drafts): the recovery cooldown (403, nothing stored), then in
+ * one transaction holding the account's lock: a retry by `client_order_id` (the first answer again, 409 for another
+ * body), the strategy (404 when not the caller's), the compliance rules when enforcement is on, the price, the
+ * funds or shares. A refusal from the rules on is stored as a rejected order and answered 422.
+ */
+async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Promise<OrderAnswer> {
+  const cooldown = await cooldownRefusal(deps, caller);
+  if (cooldown) return cooldown;
+  return deps.db.transaction().execute(async (trx) => {
+    const account = await openAccount(trx, deps, caller.userId);
+    if (draft.clientOrderId !== null) {
+      const first = await findOrderByClientId(trx, caller.userId, draft.clientOrderId);
+      if (first) return replay(first, draft);
+    }
+    const placing = new Placing(deps, trx, caller, draft, account);
+    let verdict = draft.clientFlags;
+    if (draft.strategyId !== null) {
+      if (deps.config.flagTradeWindowComplianceEnforcement) {
+        const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, draft.compliance);
+        verdict = { checked: true, compliant: result.compliant };
+        if (!result.compliant) {
+          const count = result.violations.length === 1 ? 'a rule' : `${result.violations.length} rules`;
+          return placing.reject(verdict, 'compliance_violation', `The order breaks ${count} of strategy "${result.strategy.name}".`, result.violations);
+        }
+      } else {
+        await loadOwnStrategy(trx, caller, draft.strategyId);
+      }
+    } else if (deps.config.flagTradeWindowComplianceEnforcement) {
+      verdict = { checked: null, compliant: null };
+    }
+    return draft.kind === 'equity' ? placing.equity(verdict) : placing.options(verdict);
+  });
+}
+
+async function cooldownRefusal(deps: TradingDeps, caller: Caller): Promise<OrderAnswer | null> {
+  const until = (await findUserById(deps.db, caller.userId))?.trade_cooldown_until ?? null;
+  if (until === null || new Date(until).getTime() <= deps.clock.now().getTime()) return null;
+  await appendAudit(deps.db, deps.clock, { actorUserId: caller.userId, action: 'order.reject', targetKind: 'order', context: { reason: 'trade_cooldown', until } });
+  return {
+    status: 403,
+    body: { error: 'trade_cooldown', message: `Your passkeys were reset by recovery: no order can be placed until ${until}.`, until },
+  };
+}
+
+function replay(first: OrderRow, draft: OrderDraft): OrderAnswer {
+  if (first.request_hash !== draft.requestHash) {
+    throw new Conflict('idempotency_conflict', `client_order_id "${draft.clientOrderId}" was already used for a different order (${first.id}).`);
+  }
+  return first.status === 'rejected' ? { status: 422, body: refusalOf(first) } : { status: 200, body: orderView(first) };
+}
+
+type Verdict = OrderDraft['clientFlags'];
+
+/** One order being placed inside the account's transaction. */
+class Placing {
+  constructor(
+    private readonly deps: TradingDeps,
+    private readonly trx: DbOrTx,
+    private readonly caller: Caller,
+    private readonly draft: OrderDraft,
+    private readonly account: AccountRow,
+  ) {}
+
+  async equity(verdict: Verdict): Promise<OrderAnswer> {
+    const { draft, trx } = this;
+    const bar = await latestStoredBar(trx, draft.symbol);
+    if (!bar) return this.reject(verdict, 'no_price', `There are no stored bars of ${draft.symbol} to fill at: import or fetch its bars first.`);
+    const close = Number(bar.close);
+    const fillPrice = immediateFillPrice(draft.side, draft.orderType, draft.limitPrice, close);
+    const reserved = await reservations(trx, this.caller.userId);
+    if (draft.side === 'buy') {
+      const needed = amountCents(draft.qty, fillPrice ?? draft.limitPrice!);
+      const refusal = this.fundsRefusal(verdict, needed, reserved.cashCents);
+      if (refusal) return refusal;
+    } else {
+      const free = (await sharesHeld(trx, this.caller.userId, draft.symbol)) - (reserved.shares.get(draft.symbol) ?? 0);
+      if (draft.qty > free) {
+        return this.reject(verdict, 'insufficient_position', `Selling ${draft.qty} ${draft.symbol} needs ${draft.qty} shares; you hold ${free} not held back by resting sells (no shorting).`);
+      }
+    }
+    if (fillPrice === null) return this.store(verdict, { status: 'accepted', rests_after: bar.date });
+    const paid = amountCents(draft.qty, fillPrice) * (draft.side === 'buy' ? 1 : -1);
+    const delta = draft.side === 'buy' ? draft.qty : -draft.qty;
+    return this.store(verdict, { status: 'filled', fill_price: fillPrice }, [{ symbol: draft.symbol, assetClass: 'equity', delta, paidCents: paid }]);
+  }
+
+  async options(verdict: Verdict): Promise<OrderAnswer> {
+    const { draft } = this;
+    const today = newYorkDate(this.deps.clock.now());
+    const expired = draft.legs.find((leg) => calendarDaysBetween(today, leg.expiry) < 0);
+    if (expired) return this.reject(verdict, 'option_expired', `Leg ${expired.symbol} expired on ${expired.expiry}; an expired contract cannot be traded.`);
+    const net = amountCents(draft.qty, draft.limitPrice!, CONTRACT_MULTIPLIER);
+    if (net > 0) {
+      const refusal = this.fundsRefusal(verdict, net, (await reservations(this.trx, this.caller.userId)).cashCents);
+      if (refusal) return refusal;
+    }
+    const shares = splitOverLegs(net, draft.legs.map((leg) => leg.ratio));
+    const bookings = draft.legs.map((leg, index) => ({
+      symbol: leg.symbol,
+      assetClass: 'option' as const,
+      delta: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio,
+      paidCents: shares[index]!,
+    }));
+    return this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
+  }
+
+  private fundsRefusal(verdict: Verdict, neededCents: number, reservedCents: number): Promise<OrderAnswer> | null {
+    const available = Number(this.account.cash_cents) - reservedCents;
+    if (neededCents <= available) return null;
+    const held = reservedCents > 0 ? ` (${money(centsToAmount(reservedCents))} is held for resting buys)` : '';
+    return this.reject(
+      verdict,
+      'insufficient_funds',
+      `The order needs ${money(centsToAmount(neededCents))}; available cash is ${money(centsToAmount(available))}${held}. No margin.`,
+    );
+  }
+
+  async reject(verdict: Verdict, code: string, message: string, violations?: readonly { rule: string; message: string }[]): Promise<OrderAnswer> {
+    const row = await this.insert(verdict, { status: 'rejected', reject_reason: code, reject_message: message, violations: violations ? JSON.stringify(violations) : null });
+    await this.audit('order.reject', row, { reason: code, ...(violations ? { rules: violations.map((v) => v.rule) } : {}) });
+    return { status: 422, body: refusalOf(row) };
+  }
+
+  private async store(verdict: Verdict, outcome: Partial<OrderRow> & Pick<OrderRow, 'status'>, bookings: Parameters<typeof bookFill>[3] = []): Promise<OrderAnswer> {
+    const row = await this.insert(verdict, outcome.status === 'filled' ? { ...outcome, filled_at: isoNow(this.deps.clock) } : outcome);
+    if (row.status === 'filled') {
+      await bookFill(this.trx, this.deps.clock, this.account, bookings);
+      await this.audit('order.fill', row, { fill_price: row.fill_price });
+    }
+    return { status: 201, body: orderView(row) };
+  }
+
+  private async insert(verdict: Verdict, outcome: Partial<OrderRow> & Pick<OrderRow, 'status'>): Promise<OrderRow> {
+    const { draft } = this;
+    const now = isoNow(this.deps.clock);
+    const row = await insertOrder(this.trx, {
+      id: newId(),
+      user_id: this.caller.userId,
+      strategy_id: draft.strategyId,
+      asset_class: draft.kind === 'options' ? 'option' : 'equity',
+      symbol: draft.symbol,
+      side: draft.side,
+      qty: draft.qty,
+      order_type: draft.orderType,
+      limit_price: draft.limitPrice,
+      legs: draft.kind === 'options' ? JSON.stringify(draft.legs.map((leg) => ({ symbol: leg.symbol, side: leg.side, ratio: leg.ratio }))) : null,
+      compliance_checked: verdict.checked,
+      compliance_compliant: verdict.compliant,
+      client_order_id: draft.clientOrderId,
+      request_hash: draft.requestHash,
+      created_at: now,
+      updated_at: now,
+      ...outcome,
+    });
+    await this.audit('order.submit', row, { kind: draft.kind, symbol: draft.symbol, side: draft.side, qty: draft.qty, strategy_id: draft.strategyId });
+    return row;
+  }
+
+  private async audit(action: string, row: OrderRow, context: Record<string, unknown>): Promise<void> {
+    await appendAudit(this.trx, this.deps.clock, { actorUserId: this.caller.userId, action, targetKind: 'order', targetId: row.id, context });
+  }
+}

@@ -1,0 +1,142 @@
+import type { AuthContext } from '../auth/sessions.service.js';
+import { latestStoredClose } from '../market/bars.repo.js';
+import { appendAudit } from '../platform/audit/audit.js';
+import { isoNow, type Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { Db, DbOrTx, DialectName } from '../platform/db/database.js';
+import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
+import { applyTrade, FLAT } from './fills.js';
+import { amountCents, averagePrice, centsToAmount, STARTING_CASH_CENTS } from './money.js';
+import { listUserRestingOrders, markCanceled, type OrderRow } from './orders.repo.js';
+import {
+  deletePosition,
+  deletePositions,
+  findAccount,
+  findPosition,
+  insertAccountIfAbsent,
+  listPositions,
+  lockAccount,
+  updateAccount,
+  upsertPosition,
+  type AccountRow,
+} from './portfolio.repo.js';
+import type { Portfolio } from './trading.schema.js';
+
+export interface TradingDeps {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'flagTradeWindowComplianceEnforcement'>;
+}
+
+type Caller = Pick<AuthContext, 'userId'>;
+
+/** One position change of a fill: `delta` units (negative sold) of `symbol` for `paidCents` (negative received). */
+export interface Booking {
+  readonly symbol: string;
+  readonly assetClass: 'equity' | 'option';
+  readonly delta: number;
+  readonly paidCents: number;
+}
+
+/** Opens the user's account on first use (100,000 cash) and holds its lock to the end of `trx`. */
+export async function openAccount(trx: DbOrTx, deps: Pick<TradingDeps, 'dialect' | 'clock'>, userId: string): Promise<AccountRow> {
+  await insertAccountIfAbsent(trx, userId, STARTING_CASH_CENTS, isoNow(deps.clock));
+  return lockAccount(trx, userId, deps.dialect);
+}
+
+/** What the user's resting orders hold back: cash for limit buys (qty × limit, to the cent), shares for limit sells. */
+export async function reservations(db: DbOrTx, userId: string): Promise<{ cashCents: number; shares: Map<string, number> }> {
+  return reservationsOf(await listUserRestingOrders(db, userId));
+}
+
+function reservationsOf(resting: readonly OrderRow[]): { cashCents: number; shares: Map<string, number> } {
+  let cashCents = 0;
+  const shares = new Map<string, number>();
+  for (const order of resting) {
+    if (order.side === 'buy') cashCents += amountCents(order.qty, order.limit_price ?? 0);
+    else shares.set(order.symbol, (shares.get(order.symbol) ?? 0) + order.qty);
+  }
+  return { cashCents, shares };
+}
+
+/** Shares of `symbol` the user holds. */
+export async function sharesHeld(db: DbOrTx, userId: string, symbol: string): Promise<number> {
+  return Number((await findPosition(db, userId, symbol))?.qty ?? 0);
+}
+
+/** Books a fill: every position it changes, the cash it pays or receives and the P&L it realizes. */
+export async function bookFill(trx: DbOrTx, clock: Clock, account: AccountRow, bookings: readonly Booking[]): Promise<void> {
+  const now = isoNow(clock);
+  let cash = Number(account.cash_cents);
+  let realized = Number(account.realized_pnl_cents);
+  for (const booking of bookings) {
+    const row = await findPosition(trx, account.user_id, booking.symbol);
+    const held = row ? { qty: Number(row.qty), costCents: Number(row.cost_cents) } : FLAT;
+    const { holding, realizedCents } = applyTrade(held, booking.delta, booking.paidCents);
+    cash -= booking.paidCents;
+    realized += realizedCents;
+    if (holding.qty === 0) await deletePosition(trx, account.user_id, booking.symbol);
+    else await upsertPosition(trx, { user_id: account.user_id, symbol: booking.symbol, asset_class: booking.assetClass, qty: holding.qty, cost_cents: holding.costCents, updated_at: now });
+  }
+  await updateAccount(trx, account.user_id, { cash_cents: cash, realized_pnl_cents: realized }, now);
+}
+
+/** `GET /api/trade-window/portfolio`: cash, reservations, positions at their latest close, P&L. */
+export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Portfolio> {
+  const account = await findAccount(deps.db, caller.userId);
+  const [positions, reserved] = await Promise.all([listPositions(deps.db, caller.userId), reservations(deps.db, caller.userId)]);
+  const cashCents = account ? Number(account.cash_cents) : STARTING_CASH_CENTS;
+  let equityCents = cashCents;
+  const equities: Portfolio['positions'] = [];
+  const options: Portfolio['options_positions'] = [];
+  for (const position of positions) {
+    const qty = Number(position.qty);
+    const cost = Number(position.cost_cents);
+    if (position.asset_class === 'option') {
+      // No option quotes are stored: a leg counts at what it cost.
+      equityCents += cost;
+      options.push({ symbol: position.symbol, qty, avg_price: averagePrice(cost, qty, CONTRACT_MULTIPLIER) });
+      continue;
+    }
+    const close = await latestStoredClose(deps.db, position.symbol);
+    const valueCents = close === null ? null : amountCents(qty, close);
+    equityCents += valueCents ?? cost;
+    equities.push({
+      symbol: position.symbol,
+      qty,
+      avg_price: averagePrice(cost, qty),
+      last_close: close,
+      market_value: valueCents === null ? null : centsToAmount(valueCents),
+      unrealized_pnl: valueCents === null ? null : centsToAmount(valueCents - cost),
+    });
+  }
+  return {
+    cash: centsToAmount(cashCents),
+    reserved_cash: centsToAmount(reserved.cashCents),
+    equity: centsToAmount(equityCents),
+    positions: equities,
+    options_positions: options,
+    realized_pnl: centsToAmount(account ? Number(account.realized_pnl_cents) : 0),
+  };
+}
+
+/**
+ * `POST /api/trade-window/portfolio/reset`: back to 100,000 cash, no positions, no realized P&L; resting orders
+ * are canceled (audited `order.cancel`); the order history is kept.
+ */
+export async function resetMyPortfolio(deps: TradingDeps, caller: Caller): Promise<Portfolio> {
+  await deps.db.transaction().execute(async (trx) => {
+    await openAccount(trx, deps, caller.userId);
+    const now = isoNow(deps.clock);
+    for (const order of await listUserRestingOrders(trx, caller.userId)) {
+      if (await markCanceled(trx, caller.userId, order.id, now)) {
+        await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'order.cancel', targetKind: 'order', targetId: order.id, context: { reason: 'portfolio_reset' } });
+      }
+    }
+    await deletePositions(trx, caller.userId);
+    await updateAccount(trx, caller.userId, { cash_cents: STARTING_CASH_CENTS, realized_pnl_cents: 0 }, now);
+    await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'portfolio.reset' });
+  });
+  return myPortfolio(deps, caller);
+}

@@ -1,0 +1,43 @@
+import { barsAfter } from '../market/bars.repo.js';
+import { appendAudit } from '../platform/audit/audit.js';
+import { isoNow } from '../platform/clock.js';
+import { restingFill } from './fills.js';
+import { amountCents } from './money.js';
+import { listRestingOrdersOn, markFilled, type OrderRow } from './orders.repo.js';
+import { bookFill, openAccount, type TradingDeps } from './portfolio.service.js';
+
+/**
+ * Fills the resting limit orders on `symbol` that a bar newer than their rest reaches (DESIGN: a buy when the low
+ * reaches the limit, at min(open, limit); a sell when the high does, at max(open, limit)), oldest order first, each
+ * in its own transaction under its owner's account lock. The bar store calls it after it stored new bars of the
+ * symbol (an import or a provider fetch), through the listener the composition wires. Returns the orders filled.
+ */
+export async function fillRestingOrders(deps: Pick<TradingDeps, 'db' | 'dialect' | 'clock'>, symbol: string): Promise<number> {
+  let filled = 0;
+  for (const order of await listRestingOrdersOn(deps.db, symbol)) {
+    if (await fillOne(deps, order)) filled += 1;
+  }
+  return filled;
+}
+
+async function fillOne(deps: Pick<TradingDeps, 'db' | 'dialect' | 'clock'>, order: OrderRow): Promise<boolean> {
+  if (order.rests_after === null || order.limit_price === null) return false;
+  const fill = restingFill(order.side, Number(order.limit_price), await barsAfter(deps.db, order.symbol, order.rests_after));
+  if (!fill) return false;
+  return deps.db.transaction().execute(async (trx) => {
+    const account = await openAccount(trx, deps, order.user_id);
+    // Canceled meanwhile: nothing to fill.
+    if (!(await markFilled(trx, order.id, { fill_price: fill.price, filled_at: isoNow(deps.clock) }))) return false;
+    const paid = amountCents(order.qty, fill.price);
+    const buy = order.side === 'buy';
+    await bookFill(trx, deps.clock, account, [{ symbol: order.symbol, assetClass: 'equity', delta: buy ? order.qty : -order.qty, paidCents: buy ? paid : -paid }]);
+    await appendAudit(trx, deps.clock, {
+      actorUserId: null,
+      action: 'order.fill',
+      targetKind: 'order',
+      targetId: order.id,
+      context: { fill_price: fill.price, bar_date: fill.date, resting: true },
+    });
+    return true;
+  });
+}

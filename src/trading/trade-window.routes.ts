@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authOf } from '../auth/session-hooks.js';
+import { cancelMyOrder, getMyOrder, listMyOrders } from './order-book.service.js';
+import { placeEquityOrder, placeOptionsOrder } from './orders.service.js';
+import { myPortfolio, resetMyPortfolio, type TradingDeps } from './portfolio.service.js';
+import { Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
+
+const tags = ['trade-window'];
+const error = { $ref: 'ErrorResponse#' };
+const security = [{ session: [] }];
+/** The order routes' answers: 201 placed, 200 a retry, 403 the cooldown (`until`), 422 a refusal (`violations`), 409 a reused key. */
+const placementResponses = { 200: Order, 201: Order, 400: error, 401: error, 403: OrderRefusal, 404: error, 409: error, 422: OrderRefusal };
+
+/** The trade window: paper orders and the paper portfolio, every route behind a session (and so the Origin check). */
+export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/trade-window/orders',
+      { onRequest: app.requireSession, schema: { tags, security, summary: 'Place a paper equity order (market or limit)', body: PlaceOrderBody, response: placementResponses } },
+      async (request, reply) => {
+        const answer = await placeEquityOrder(deps, authOf(request), request.body);
+        return reply.status(answer.status).send(answer.body);
+      },
+    );
+
+    app.post(
+      '/api/trade-window/options-orders',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Place a paper options order (OCC legs at a net price; fills at once)', body: PlaceOptionsOrderBody, response: placementResponses },
+      },
+      async (request, reply) => {
+        const answer = await placeOptionsOrder(deps, authOf(request), request.body);
+        return reply.status(answer.status).send(answer.body);
+      },
+    );
+
+    app.get(
+      '/api/trade-window/orders',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Your orders, newest first (total in X-Total-Count)', querystring: OrderListQuery, response: { 200: OrderList, 400: error, 401: error } },
+      },
+      async (request, reply) => {
+        const { orders, total } = await listMyOrders(deps, authOf(request), request.query);
+        reply.header('x-total-count', String(total));
+        return orders;
+      },
+    );
+
+    app.get(
+      '/api/trade-window/orders/:id',
+      { onRequest: app.requireSession, schema: { tags, security, summary: 'One of your orders', params: OrderIdParams, response: { 200: Order, 400: error, 401: error, 404: error } } },
+      async (request) => getMyOrder(deps, authOf(request), request.params.id.toLowerCase()),
+    );
+
+    app.delete(
+      '/api/trade-window/orders/:id',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Cancel a resting order (409 once filled)', params: OrderIdParams, response: { 200: Order, 400: error, 401: error, 403: error, 404: error, 409: error } },
+      },
+      async (request) => cancelMyOrder(deps, authOf(request), request.params.id.toLowerCase()),
+    );
+
+    app.get(
+      '/api/trade-window/portfolio',
+      { onRequest: app.requireSession, schema: { tags, security, summary: 'Your paper portfolio: cash, positions, P&L', response: { 200: Portfolio, 401: error } } },
+      async (request) => myPortfolio(deps, authOf(request)),
+    );
+
+    app.post(
+      '/api/trade-window/portfolio/reset',
+      {
+        onRequest: app.requireSession,
+        schema: { tags, security, summary: 'Back to 100,000 cash (resting orders canceled, history kept)', response: { 200: Portfolio, 401: error, 403: error } },
+      },
+      async (request) => resetMyPortfolio(deps, authOf(request)),
+    );
+  };
+}

@@ -1,0 +1,132 @@
+import { Type, type Static } from 'typebox';
+import { MAX_LEGS, MAX_QTY } from '../compliance/compliance.schema.js';
+
+/** DESIGN's pagination: `limit` default 50, max 200; `offset` default 0; the total in `X-Total-Count`. */
+export const ORDER_LIST_DEFAULT_LIMIT = 50;
+export const ORDER_LIST_MAX_LIMIT = 200;
+/** A price or net price per share: at most this much either way (beyond it nothing is a real quote). */
+export const MAX_PRICE = 1_000_000_000;
+
+const Side = Type.Enum(['buy', 'sell']);
+const ClientOrderId = Type.String({ minLength: 1, maxLength: 64, description: 'Idempotency key: the same key again answers the first order' });
+const StrategyId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'One of your strategies' });
+const complianceFlags = {
+  compliance_checked: Type.Optional(Type.Boolean({ description: 'Stored as sent while enforcement is off; ignored when it is on' })),
+  compliance_compliant: Type.Optional(Type.Boolean({ description: 'Stored as sent while enforcement is off; ignored when it is on' })),
+};
+
+export const PlaceOrderBody = Type.Object(
+  {
+    symbol: Type.String({ minLength: 1, maxLength: 32, description: 'Upper-case ticker with stored bars' }),
+    side: Side,
+    qty: Type.Integer({ minimum: 1, maximum: MAX_QTY, description: 'Shares' }),
+    order_type: Type.Optional(Type.Enum(['market', 'limit'], { description: 'Default market' })),
+    limit_price: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_PRICE, description: 'Limit orders only' })),
+    strategy_id: Type.Optional(StrategyId),
+    client_order_id: Type.Optional(ClientOrderId),
+    ...complianceFlags,
+  },
+  { additionalProperties: false },
+);
+export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
+
+export const OptionsLeg = Type.Object(
+  {
+    symbol: Type.String({ minLength: 1, maxLength: 32, description: 'OCC option symbol such as SPY261218C00450000' }),
+    side: Side,
+    ratio: Type.Integer({ minimum: 1, maximum: 100, description: 'Contracts of this leg per unit of the order' }),
+  },
+  { additionalProperties: false },
+);
+
+export const PlaceOptionsOrderBody = Type.Object(
+  {
+    underlying: Type.String({ minLength: 1, maxLength: 32, description: 'Upper-case ticker the legs are options on' }),
+    legs: Type.Array(OptionsLeg, { minItems: 1, maxItems: MAX_LEGS }),
+    qty: Type.Integer({ minimum: 1, maximum: MAX_QTY, description: 'Units of the structure' }),
+    net_price: Type.Number({ minimum: -MAX_PRICE, maximum: MAX_PRICE, description: 'Per share: positive a debit paid, negative a credit received' }),
+    strategy_id: Type.Optional(StrategyId),
+    client_order_id: Type.Optional(ClientOrderId),
+    ...complianceFlags,
+  },
+  { additionalProperties: false },
+);
+export type PlaceOptionsOrderBody = Static<typeof PlaceOptionsOrderBody>;
+
+const Violation = Type.Object({ rule: Type.String(), message: Type.String() });
+
+export const Order = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  kind: Type.Enum(['equity', 'options']),
+  symbol: Type.Union([Type.String(), Type.Null()], { description: 'Equity orders; null for options orders' }),
+  underlying: Type.Union([Type.String(), Type.Null()], { description: 'Options orders; null for equity orders' }),
+  side: Side,
+  qty: Type.Integer(),
+  order_type: Type.Enum(['market', 'limit']),
+  limit_price: Type.Union([Type.Number(), Type.Null()], { description: 'An options order: its net price per share' }),
+  legs: Type.Union([Type.Array(OptionsLeg), Type.Null()]),
+  status: Type.Enum(['accepted', 'filled', 'rejected', 'canceled']),
+  fill_price: Type.Union([Type.Number(), Type.Null()]),
+  filled_at: Type.Union([Type.String(), Type.Null()]),
+  strategy_id: Type.Union([Type.Integer(), Type.Null()]),
+  compliance_checked: Type.Union([Type.Boolean(), Type.Null()]),
+  compliance_compliant: Type.Union([Type.Boolean(), Type.Null()]),
+  reject_reason: Type.Union([Type.String(), Type.Null()], { description: 'The refusal code, such as compliance_violation or insufficient_funds' }),
+  violations: Type.Union([Type.Array(Violation), Type.Null()]),
+  client_order_id: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+export type Order = Static<typeof Order>;
+
+export const OrderList = Type.Array(Order);
+
+export const OrderListQuery = Type.Object({
+  status: Type.Optional(Type.Enum(['accepted', 'filled', 'rejected', 'canceled'])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ORDER_LIST_MAX_LIMIT, description: `default ${ORDER_LIST_DEFAULT_LIMIT}, max ${ORDER_LIST_MAX_LIMIT}` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Skip this many (default 0)' })),
+});
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+export const OrderIdParams = Type.Object({
+  id: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'Order id (uuid)' }),
+});
+export type OrderIdParams = Static<typeof OrderIdParams>;
+
+export const Portfolio = Type.Object({
+  cash: Type.Number({ description: 'All cash, reserved included (dollars, exact to the cent)' }),
+  reserved_cash: Type.Number({ description: 'Held for resting limit buys (qty × limit)' }),
+  equity: Type.Number({ description: 'cash + shares at their latest close + option legs at cost' }),
+  positions: Type.Array(
+    Type.Object({
+      symbol: Type.String(),
+      qty: Type.Integer(),
+      avg_price: Type.Number(),
+      last_close: Type.Union([Type.Number(), Type.Null()]),
+      market_value: Type.Union([Type.Number(), Type.Null()]),
+      unrealized_pnl: Type.Union([Type.Number(), Type.Null()]),
+    }),
+  ),
+  options_positions: Type.Array(Type.Object({ symbol: Type.String(), qty: Type.Integer(), avg_price: Type.Number() })),
+  realized_pnl: Type.Number(),
+});
+export type Portfolio = Static<typeof Portfolio>;
+
+/** 422 `compliance_violation`: the violations at the top level, as the contract's Errors item 2 says. */
+export const ComplianceViolationBody = Type.Object({
+  error: Type.Literal('compliance_violation'),
+  message: Type.String(),
+  violations: Type.Array(Violation),
+});
+
+/** 403 `trade_cooldown`: `until` is when orders are taken again. */
+export const TradeCooldownBody = Type.Object({ error: Type.Literal('trade_cooldown'), message: Type.String(), until: Type.String() });
+
+/** Every order refusal: `{error, message}`, plus `violations` for compliance, `until` for the cooldown. */
+export const OrderRefusal = Type.Object({
+  error: Type.String(),
+  message: Type.String(),
+  violations: Type.Optional(Type.Array(Violation)),
+  until: Type.Optional(Type.String()),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.Optional(Type.String()), message: Type.String() }, { additionalProperties: true }))),
+});
+export type OrderRefusal = Static<typeof OrderRefusal>;
