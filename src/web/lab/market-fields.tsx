@@ -1,4 +1,4 @@
-import { SelectField, TextField, textInputs } from '../ui/form';
+import { SelectField, TextField, formInputs } from '../ui/form';
 import { PeriodFields } from '../ui/period-fields';
 import { DATA_FEEDS, type MarketInputs } from './market-inputs';
 import { SymbolField } from './symbol-field';
@@ -11,7 +11,7 @@ export function MarketFields(props: {
 }) {
   const { value, errors } = props;
   const set = <K extends keyof MarketInputs>(key: K, next: MarketInputs[K]) => props.onChange({ ...value, [key]: next });
-  const text = textInputs(value, errors, set);
+  const { text, select } = formInputs(value, errors, set);
   return (
     <>
       <SymbolField value={value.symbol} error={errors.symbol} onChange={(symbol) => set('symbol', symbol)} />
@@ -19,12 +19,9 @@ export function MarketFields(props: {
       <TextField label="Initial capital ($)" type="number" inputMode="decimal" min={1} step="any" required {...text('initial_capital')} />
       <SelectField
         label="Data feed"
-        name="data_feed"
-        error={errors.data_feed}
         hint="Daily bars either way. Delayed SIP is 15 minutes behind; real time is premium."
-        value={value.data_feed}
         choices={DATA_FEEDS}
-        onChange={(feed) => set('data_feed', feed)}
+        {...select('data_feed')}
       />
     </>
   );

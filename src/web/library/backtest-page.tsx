@@ -4,7 +4,7 @@ import { formatPercent } from '../ui/format';
 import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
 import { ResultsSection, RunActions } from '../lab/run-section';
 import { Link, useLocation } from '../router';
-import { Notice, TextField, TickerField, textInputs } from '../ui/form';
+import { Notice, TextField, TickerField, formInputs } from '../ui/form';
 import { PeriodFields } from '../ui/period-fields';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { placeApiError } from './errors';
@@ -65,7 +65,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
   useFocusFirstInvalid(form, run.errors);
   const set = (key: keyof BacktestInputs, value: string) => setInputs((current) => ({ ...current, [key]: value }));
   const errors = run.errors.fields;
-  const text = textInputs(inputs, errors, set);
+  const { text } = formInputs(inputs, errors, set);
 
   async function submit(event: Event) {
     event.preventDefault();

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { useSession } from '../auth/session';
 import { Link, useLocation } from '../router';
-import { Notice, SelectField, TextField, TickerField, textInputs, type Choice as SelectChoice } from '../ui/form';
+import { Notice, SelectField, TextField, TickerField, formInputs, type Choice as SelectChoice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { ComplianceOutcome } from './compliance-outcome';
 import { isSignedOut, placeApiError } from './errors';
@@ -87,7 +87,7 @@ function ComplianceForm() {
 
   const set = <K extends keyof TradeInputs>(key: K, value: TradeInputs[K]) => setInputs((current) => ({ ...current, [key]: value }));
   const errors = check.errors.fields;
-  const text = textInputs(inputs, errors, set);
+  const { text, select } = formInputs(inputs, errors, set);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -133,7 +133,7 @@ function ComplianceForm() {
             error={errors.symbol}
             onValue={(typed) => set('symbol', typed)}
           />
-          <SelectField label="Side" name="side" error={errors.side} value={inputs.side} choices={SIDES} onChange={(side) => set('side', side)} />
+          <SelectField label="Side" choices={SIDES} {...select('side')} />
           <TextField label="Quantity" inputMode="numeric" hint={options ? 'Contracts (each 100 shares).' : 'Shares.'} {...text('qty')} />
           <TextField
             label="Price ($, optional)"
@@ -145,14 +145,7 @@ function ComplianceForm() {
             }
             {...text('price')}
           />
-          <SelectField
-            label="Order type"
-            name="order_type"
-            error={errors.order_type}
-            value={inputs.order_type}
-            choices={ORDER_TYPES}
-            onChange={(type) => set('order_type', type)}
-          />
+          <SelectField label="Order type" choices={ORDER_TYPES} {...select('order_type')} />
         </div>
         {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => set('legs', legs)} />}
         {check.errors.form && (

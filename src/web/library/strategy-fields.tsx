@@ -1,4 +1,4 @@
-import { Field, SelectField, TextField, TickerField, textInputs } from '../ui/form';
+import { Field, SelectField, TextField, TickerField, formInputs } from '../ui/form';
 import { RuleEditor } from './rule-editor';
 import { fractionOf, isOptionsType, SIDE_CHOICES, STRATEGY_TYPES, type StrategyInputs } from './strategy-inputs';
 
@@ -14,18 +14,15 @@ function storedAs(typed: string, sign: 1 | -1): string {
 /** Name, description, type and the active flag. */
 export function IdentityFields(props: { value: StrategyInputs; errors: Errors; set: <K extends keyof StrategyInputs>(key: K, next: StrategyInputs[K]) => void }) {
   const { value, errors, set } = props;
-  const text = textInputs(value, errors, set);
+  const { text, select } = formInputs(value, errors, set);
   return (
     <div class="form-grid">
       <TextField label="Name" required {...text('name')} />
       <SelectField
         label="Strategy type"
-        name="strategy_type"
-        error={errors.strategy_type}
         hint="Options types take legs in the compliance check; backtests replay equity types only."
-        value={value.strategy_type}
         choices={STRATEGY_TYPES}
-        onChange={(type) => set('strategy_type', type)}
+        {...select('strategy_type')}
       />
       <Field label="Description (optional)" error={errors.description}>
         {({ id, describedBy, invalid }) => (
@@ -62,7 +59,7 @@ export function IdentityFields(props: { value: StrategyInputs; errors: Errors; s
 /** Every rule field: what may be entered, and when to exit. Empty means no constraint. */
 export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: <K extends keyof StrategyInputs>(key: K, next: StrategyInputs[K]) => void }) {
   const { value, errors, set } = props;
-  const text = textInputs(value, errors, set);
+  const { text, select } = formInputs(value, errors, set);
   const options = isOptionsType(value.strategy_type);
   return (
     <>
@@ -85,12 +82,9 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           />
           <SelectField
             label="Allowed sides"
-            name="entry_allowed_sides"
-            error={errors.entry_allowed_sides}
             hint="Which order sides may open a trade."
-            value={value.entry_allowed_sides}
             choices={SIDE_CHOICES}
-            onChange={(sides) => set('entry_allowed_sides', sides)}
+            {...select('entry_allowed_sides')}
           />
         </div>
         <RuleEditor

@@ -113,14 +113,22 @@ export function TickerField(props: { label: string; name: string; hint: string; 
 export type TextKey<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T] & string;
 
 /**
- * Ties text controls to a form's inputs: `text('qty')` is the control's `name`, `value`, `error` and the `onInput`
- * that stores what was typed under that key.
+ * Ties controls to a form's inputs by key: `text('qty')` is a text input's `name`, `value`, `error` and the
+ * `onInput` that stores what was typed; `select('side')` the same for a `SelectField`, with its `onChange`.
  */
-export function textInputs<T>(inputs: T, errors: Readonly<Record<string, string>>, set: (key: TextKey<T>, typed: string) => void) {
-  return (key: TextKey<T>) => ({
-    name: key,
-    value: inputs[key] as string,
-    error: errors[key],
-    onInput: (event: { currentTarget: HTMLInputElement }) => set(key, event.currentTarget.value),
-  });
+export function formInputs<T>(inputs: T, errors: Readonly<Record<string, string>>, set: <K extends keyof T>(key: K, next: T[K]) => void) {
+  return {
+    text: (key: TextKey<T>) => ({
+      name: key,
+      value: inputs[key] as string,
+      error: errors[key],
+      onInput: (event: { currentTarget: HTMLInputElement }) => set(key, event.currentTarget.value as T[TextKey<T>]),
+    }),
+    select: <K extends keyof T & string>(key: K) => ({
+      name: key,
+      value: inputs[key],
+      error: errors[key],
+      onChange: (next: T[K]) => set(key, next),
+    }),
+  };
 }

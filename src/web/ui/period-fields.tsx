@@ -1,4 +1,4 @@
-import { TextField, textInputs } from './form';
+import { TextField, formInputs } from './form';
 
 export interface Period {
   readonly start_date: string;
@@ -16,7 +16,7 @@ const DAYS = [
  */
 export function PeriodFields(props: { value: Period; errors: Readonly<Record<string, string>>; errorId: string; onChange: (key: keyof Period, day: string) => void }) {
   const { errors, errorId } = props;
-  const text = textInputs(props.value, errors, props.onChange);
+  const { text } = formInputs(props.value, errors, props.onChange);
   return (
     <fieldset class="period" aria-describedby={errors.period ? errorId : undefined}>
       <legend>Period</legend>
