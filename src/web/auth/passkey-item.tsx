@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { api, ApiError } from '../api';
-import { ConfirmDelete } from '../ui/confirm-delete';
+import { ConfirmDelete, deleteItem } from '../ui/confirm-delete';
 import { Notice, TextField } from '../ui/form';
 import type { CredentialView } from '../../auth/credential-view';
 import { explainPasskeyError } from './passkeys';
@@ -63,23 +63,21 @@ export function PasskeyItem(props: { passkey: PasskeyView; deletable: boolean; o
     }
   };
 
-  const remove = async () => {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      await api.delete(path);
-      props.onDeleted(passkey.id);
-    } catch (error) {
-      setBusy(false);
-      if (error instanceof ApiError && error.code === 'last_credential') {
-        setProblem('This is your only passkey, so it cannot be deleted: you would have no way to sign in. Add another passkey first.');
-      } else if (error instanceof ApiError && error.status === 404) {
-        setProblem('This passkey is already gone (deleted on another device?). Reload the page to see the list as it is now.');
-      } else {
-        setProblem(explainPasskeyError(error));
-      }
-    }
-  };
+  const remove = () =>
+    deleteItem(() => api.delete(path), {
+      setBusy,
+      setProblem,
+      deleted: () => props.onDeleted(passkey.id),
+      refused: (error) => {
+        if (error instanceof ApiError && error.code === 'last_credential') {
+          setProblem('This is your only passkey, so it cannot be deleted: you would have no way to sign in. Add another passkey first.');
+        } else if (error instanceof ApiError && error.status === 404) {
+          setProblem('This passkey is already gone (deleted on another device?). Reload the page to see the list as it is now.');
+        } else {
+          setProblem(explainPasskeyError(error));
+        }
+      },
+    });
 
   return (
     <li class="passkey" aria-label={name}>

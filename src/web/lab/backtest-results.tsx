@@ -16,16 +16,7 @@ export function BacktestResults(props: { result: BacktestResult }) {
         bars, {result.data_feed === 'sip' ? 'real-time SIP' : 'delayed SIP'} feed)
       </p>
       <MetricCards result={result} />
-      <EquityCharts
-        dates={result.dates}
-        equity={result.equity_curve}
-        drawdowns={result.drawdowns}
-        startingCapital={result.initial_capital}
-        finalCapital={result.final_capital}
-        maxDrawdown={result.max_drawdown}
-        first={first}
-        last={last}
-      />
+      <EquityCharts result={result} startingCapital={result.initial_capital} maxDrawdown={result.max_drawdown} first={first} last={last} />
       <h3>Trades</h3>
       <TradesTable trades={result.trades} />
     </>

@@ -1,25 +1,17 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link } from '../router';
-import { Notice } from '../ui/form';
 import { CompareResults } from './compare-results';
-import { MarketFields } from './market-fields';
-import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInputs } from './market-inputs';
-import { ResultsSection, RunActions } from './run-section';
+import { LabFormPage, useLabForm } from './lab-form-page';
+import { checkMarketInputs, marketRequest } from './market-inputs';
 import { TemplateChecklist } from './template-checklist';
 import type { ComparisonResult } from './types';
-import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
-import { useRun } from './use-run';
-import { useTemplates } from './use-templates';
 
 /** Several templates with their default parameters over one symbol and period, side by side. */
 export function ComparePage() {
-  const { templates, error: catalogueError } = useTemplates();
-  const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
+  const lab = useLabForm<ComparisonResult>();
+  const { templates, market, run } = lab;
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const run = useRun<ComparisonResult>();
-  const form = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(form, run.errors);
 
   useEffect(() => {
     if (templates) setChosen(new Set(templates.map((template) => template.id)));
@@ -36,44 +28,24 @@ export function ComparePage() {
     await run.start(() => api.post<ComparisonResult>('/api/compare-strategies', { ...marketRequest(market), strategies }));
   }
 
-  const errors = run.errors.fields;
   return (
-    <section class="page lab">
-      <div class="page-heading">
-        <h1>Compare strategies</h1>
-        <p class="muted">
+    <LabFormPage
+      id="compare"
+      title="Compare strategies"
+      intro={
+        <>
           Run several templates, each with its default parameters, over the same bars. To tune one template's parameters, use the{' '}
           <Link href="/">backtest lab</Link>.
-        </p>
-      </div>
-      {catalogueError && <Notice kind="error">{catalogueError}</Notice>}
-      <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'compare-form-error' : undefined}>
-        <div class="form-grid wide">
-          <MarketFields value={market} errors={errors} onChange={setMarket} />
-        </div>
-        {templates ? (
-          <TemplateChecklist templates={templates} chosen={chosen} error={errors.strategies} onChange={setChosen} />
-        ) : (
-          !catalogueError && <p class="muted">Loading the strategy templates…</p>
-        )}
-        <RunActions
-          id="compare-form-error"
-          formError={run.errors.form}
-          running={run.running}
-          disabled={!templates}
-          idle="Compare"
-          busy="Comparing…"
-          progress="Running comparison"
-        />
-      </form>
-      <ResultsSection
-        id="compare-results-heading"
-        running={run.running}
-        status={run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}
-        empty="Choose templates and press “Compare”."
-      >
-        {run.result && <CompareResults result={run.result} />}
-      </ResultsSection>
-    </section>
+        </>
+      }
+      lab={lab}
+      onSubmit={submit}
+      templateFields={templates && <TemplateChecklist templates={templates} chosen={chosen} error={run.errors.fields.strategies} onChange={setChosen} />}
+      disabled={!templates}
+      submit={{ idle: 'Compare', busy: 'Comparing…', progress: 'Running comparison' }}
+      status={run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}
+      empty="Choose templates and press “Compare”."
+      results={run.result && <CompareResults result={run.result} />}
+    />
   );
 }

@@ -1,28 +1,20 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link } from '../router';
-import { Notice } from '../ui/form';
 import { BacktestResults } from './backtest-results';
 import { formatPercent } from '../ui/format';
-import { MarketFields } from './market-fields';
-import { checkMarketInputs, DEFAULT_MARKET_INPUTS, marketRequest, type MarketInputs } from './market-inputs';
-import { ResultsSection, RunActions } from './run-section';
+import { LabFormPage, useLabForm } from './lab-form-page';
+import { checkMarketInputs, marketRequest } from './market-inputs';
 import { TemplateFields } from './template-fields';
 import { checkParameters, defaultParameterInputs, parameterRequest, type ParameterInputs } from './template-parameters';
 import type { BacktestResult, StrategyTemplate } from './types';
-import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
-import { useRun } from './use-run';
-import { useTemplates } from './use-templates';
 
 /** The backtest lab: one template with its parameters over one symbol and period, and what came of it. */
 export function LabPage() {
-  const { templates, error: catalogueError } = useTemplates();
-  const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
+  const lab = useLabForm<BacktestResult>();
+  const { templates, market, run } = lab;
   const [template, setTemplate] = useState<StrategyTemplate | undefined>(undefined);
   const [parameters, setParameters] = useState<ParameterInputs>({});
-  const run = useRun<BacktestResult>();
-  const form = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(form, run.errors);
 
   // The default is the first template with parameters to play with (SMA crossover), else the first.
   useEffect(() => {
@@ -45,53 +37,38 @@ export function LabPage() {
     );
   }
 
-  const errors = run.errors.fields;
   return (
-    <section class="page lab">
-      <div class="page-heading">
-        <h1>Backtest lab</h1>
-        <p class="muted">
+    <LabFormPage
+      id="lab"
+      title="Backtest lab"
+      intro={
+        <>
           Run one strategy template over daily bars. To see several templates side by side, <Link href="/compare">compare strategies</Link>.
-        </p>
-      </div>
-      {catalogueError && <Notice kind="error">{catalogueError}</Notice>}
-      <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'lab-form-error' : undefined}>
-        <div class="form-grid wide">
-          <MarketFields value={market} errors={errors} onChange={setMarket} />
-        </div>
-        {templates && template ? (
+        </>
+      }
+      lab={lab}
+      onSubmit={submit}
+      templateFields={
+        templates &&
+        template && (
           <TemplateFields
             templates={templates}
             template={template}
             parameters={parameters}
-            errors={errors}
+            errors={run.errors.fields}
             onTemplate={(chosen) => {
               setTemplate(chosen);
               setParameters(defaultParameterInputs(chosen));
             }}
             onParameters={setParameters}
           />
-        ) : (
-          !catalogueError && <p class="muted">Loading the strategy templates…</p>
-        )}
-        <RunActions
-          id="lab-form-error"
-          formError={run.errors.form}
-          running={run.running}
-          disabled={!template}
-          idle="Run backtest"
-          busy="Running…"
-          progress="Running backtest"
-        />
-      </form>
-      <ResultsSection
-        id="lab-results-heading"
-        running={run.running}
-        status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
-        empty="Choose a template and press “Run backtest”."
-      >
-        {run.result && <BacktestResults result={run.result} />}
-      </ResultsSection>
-    </section>
+        )
+      }
+      disabled={!template}
+      submit={{ idle: 'Run backtest', busy: 'Running…', progress: 'Running backtest' }}
+      status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
+      empty="Choose a template and press “Run backtest”."
+      results={run.result && <BacktestResults result={run.result} />}
+    />
   );
 }

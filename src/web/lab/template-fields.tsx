@@ -1,4 +1,4 @@
-import { Field, TextField } from '../ui/form';
+import { SelectField, TextField } from '../ui/form';
 import { describeRange, parameterLabel, type ParameterInputs } from './template-parameters';
 import type { StrategyTemplate } from './types';
 
@@ -14,27 +14,18 @@ export function TemplateFields(props: {
   const { template, parameters, errors } = props;
   return (
     <>
-      <Field label="Strategy template" error={errors.strategy} hint={template.description}>
-        {({ id, describedBy, invalid }) => (
-          <select
-            id={id}
-            name="strategy"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            value={template.id}
-            onChange={(event) => {
-              const chosen = props.templates.find((candidate) => candidate.id === event.currentTarget.value);
-              if (chosen) props.onTemplate(chosen);
-            }}
-          >
-            {props.templates.map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {candidate.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        label="Strategy template"
+        name="strategy"
+        error={errors.strategy}
+        hint={template.description}
+        value={template.id}
+        choices={props.templates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+        onChange={(id) => {
+          const chosen = props.templates.find((candidate) => candidate.id === id);
+          if (chosen) props.onTemplate(chosen);
+        }}
+      />
       <fieldset class="parameters">
         <legend>Parameters of {template.name}</legend>
         {template.parameters.length === 0 && <p class="muted">This template has no parameters.</p>}

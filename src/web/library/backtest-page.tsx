@@ -4,7 +4,8 @@ import { formatPercent } from '../ui/format';
 import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
 import { ResultsSection, RunActions } from '../lab/run-section';
 import { Link, useLocation } from '../router';
-import { Notice, TextField } from '../ui/form';
+import { Notice, TextField, TickerField, formInputs } from '../ui/form';
+import { PeriodFields } from '../ui/period-fields';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { placeApiError } from './errors';
 import { decimalOf } from './decimal-text';
@@ -64,6 +65,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
   useFocusFirstInvalid(form, run.errors);
   const set = (key: keyof BacktestInputs, value: string) => setInputs((current) => ({ ...current, [key]: value }));
   const errors = run.errors.fields;
+  const { text } = formInputs(inputs, errors, set);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -91,38 +93,16 @@ function BacktestForm(props: { strategy: StrategyView }) {
       )}
       <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
         <div class="form-grid wide">
-          <TextField
+          <TickerField
             label="Symbols"
             name="symbols"
-            autoCapitalize="characters"
-            autoComplete="off"
-            spellcheck={false}
             hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
             value={inputs.symbols}
             error={errors.symbols}
-            onInput={(event) => set('symbols', event.currentTarget.value.toUpperCase())}
+            onValue={(typed) => set('symbols', typed)}
           />
-          <fieldset class="period" aria-describedby={errors.period ? 'library-period-error' : undefined}>
-            <legend>Period</legend>
-            <div class="period__days">
-              <TextField label="Start date" type="date" name="start_date" required value={inputs.start_date} error={errors.start_date} onInput={(event) => set('start_date', event.currentTarget.value)} />
-              <TextField label="End date" type="date" name="end_date" required value={inputs.end_date} error={errors.end_date} onInput={(event) => set('end_date', event.currentTarget.value)} />
-            </div>
-            {errors.period && (
-              <p class="field__error" id="library-period-error" role="alert">
-                {errors.period}
-              </p>
-            )}
-          </fieldset>
-          <TextField
-            label="Starting capital ($)"
-            name="starting_capital"
-            inputMode="decimal"
-            required
-            value={inputs.starting_capital}
-            error={errors.starting_capital}
-            onInput={(event) => set('starting_capital', event.currentTarget.value)}
-          />
+          <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
+          <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
         <RunActions id="library-backtest-error" formError={run.errors.form} running={run.running} disabled={false} idle="Run backtest" busy="Running…" progress="Running backtest" />
       </form>

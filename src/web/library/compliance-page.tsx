@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { useSession } from '../auth/session';
 import { Link, useLocation } from '../router';
-import { Field, Notice, TextField } from '../ui/form';
+import { Notice, SelectField, TextField, TickerField, formInputs, type Choice as SelectChoice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { ComplianceOutcome } from './compliance-outcome';
 import { isSignedOut, placeApiError } from './errors';
@@ -15,6 +15,14 @@ import { useRequest } from './use-request';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'side', 'qty', 'price', 'order_type', 'legs'];
 const CONTROL_OF_CODE = { not_found: 'strategy_id' };
+const SIDES: readonly SelectChoice<OrderSide>[] = [
+  { value: 'buy', label: 'Buy' },
+  { value: 'sell', label: 'Sell' },
+];
+const ORDER_TYPES: readonly SelectChoice<TradeInputs['order_type']>[] = [
+  { value: 'market', label: 'Market' },
+  { value: 'limit', label: 'Limit' },
+];
 
 /** A picker entry: the active strategies, plus the one the address names if it is inactive (the check then says so). */
 type Choice = ActiveStrategy & { readonly inactive?: boolean };
@@ -79,6 +87,7 @@ function ComplianceForm() {
 
   const set = <K extends keyof TradeInputs>(key: K, value: TradeInputs[K]) => setInputs((current) => ({ ...current, [key]: value }));
   const errors = check.errors.fields;
+  const { text, select } = formInputs(inputs, errors, set);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -107,74 +116,36 @@ function ComplianceForm() {
       <p class="muted">The same check the order routes run: each rule of the strategy the trade breaks is listed with why.</p>
       <form ref={form} class="compliance-form" noValidate onSubmit={submit} aria-describedby={check.errors.form ? 'compliance-form-error' : undefined}>
         <div class="form-grid">
-          <Field label="Strategy" error={errors.strategy_id} hint={chosen ? `${strategyTypeLabel(chosen.strategy_type)}${chosen.inactive ? ', inactive' : ''}.` : undefined}>
-            {({ id, describedBy, invalid }) => (
-              <select id={id} name="strategy_id" aria-describedby={describedBy} aria-invalid={invalid} value={inputs.strategy_id} onChange={(event) => pick(event.currentTarget.value, choices)}>
-                {choices.map((choice) => (
-                  <option key={choice.id} value={String(choice.id)}>
-                    {choice.name}
-                    {choice.inactive ? ' (inactive)' : ''}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <TextField
+          <SelectField
+            label="Strategy"
+            name="strategy_id"
+            error={errors.strategy_id}
+            hint={chosen ? `${strategyTypeLabel(chosen.strategy_type)}${chosen.inactive ? ', inactive' : ''}.` : undefined}
+            value={inputs.strategy_id}
+            choices={choices.map((choice) => ({ value: String(choice.id), label: `${choice.name}${choice.inactive ? ' (inactive)' : ''}` }))}
+            onChange={(id) => pick(id, choices)}
+          />
+          <TickerField
             label="Symbol"
             name="symbol"
-            autoCapitalize="characters"
-            autoComplete="off"
-            spellcheck={false}
             hint={options ? 'The underlying, such as SPY.' : 'The ticker to trade, such as SPX.'}
             value={inputs.symbol}
             error={errors.symbol}
-            onInput={(event) => set('symbol', event.currentTarget.value.toUpperCase())}
+            onValue={(typed) => set('symbol', typed)}
           />
-          <Field label="Side" error={errors.side}>
-            {({ id, describedBy, invalid }) => (
-              <select id={id} name="side" aria-describedby={describedBy} aria-invalid={invalid} value={inputs.side} onChange={(event) => set('side', event.currentTarget.value as OrderSide)}>
-                <option value="buy">Buy</option>
-                <option value="sell">Sell</option>
-              </select>
-            )}
-          </Field>
-          <TextField
-            label="Quantity"
-            name="qty"
-            inputMode="numeric"
-            hint={options ? 'Contracts (each 100 shares).' : 'Shares.'}
-            value={inputs.qty}
-            error={errors.qty}
-            onInput={(event) => set('qty', event.currentTarget.value)}
-          />
+          <SelectField label="Side" choices={SIDES} {...select('side')} />
+          <TextField label="Quantity" inputMode="numeric" hint={options ? 'Contracts (each 100 shares).' : 'Shares.'} {...text('qty')} />
           <TextField
             label="Price ($, optional)"
-            name="price"
             inputMode="decimal"
             hint={
               options
                 ? 'The net price per share of the whole order as quoted, a credit when selling (a contract is 100 shares).'
                 : 'Per share. Empty: the latest stored close stands in; a limit order needs one.'
             }
-            value={inputs.price}
-            error={errors.price}
-            onInput={(event) => set('price', event.currentTarget.value)}
+            {...text('price')}
           />
-          <Field label="Order type" error={errors.order_type}>
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                name="order_type"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                value={inputs.order_type}
-                onChange={(event) => set('order_type', event.currentTarget.value as 'market' | 'limit')}
-              >
-                <option value="market">Market</option>
-                <option value="limit">Limit</option>
-              </select>
-            )}
-          </Field>
+          <SelectField label="Order type" choices={ORDER_TYPES} {...select('order_type')} />
         </div>
         {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => set('legs', legs)} />}
         {check.errors.form && (

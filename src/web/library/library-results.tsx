@@ -31,16 +31,7 @@ export function LibraryResults(props: { result: LibraryBacktestResult; strategyN
         {formatCount(result.dates.length)} daily bars)
       </p>
       <MetricCardList metrics={metricsOf(result.stats, result)} />
-      <EquityCharts
-        dates={result.dates}
-        equity={result.equity_curve}
-        drawdowns={result.drawdowns}
-        startingCapital={result.starting_capital}
-        finalCapital={result.final_capital}
-        maxDrawdown={result.stats.max_drawdown}
-        first={result.start_date}
-        last={result.end_date}
-      />
+      <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
       <h3 id="by-symbol-heading">By symbol</h3>
       {bySymbol.length === 0 ? (
         <p class="muted">No trades on any symbol.</p>

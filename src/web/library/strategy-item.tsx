@@ -3,7 +3,7 @@ import { api, ApiError, describeError } from '../api';
 import { useSession } from '../auth/session';
 import { formatMoney, formatPercent } from '../ui/format';
 import { Link } from '../router';
-import { ConfirmDelete } from '../ui/confirm-delete';
+import { ConfirmDelete, deleteItem } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';
 import { isSignedOut } from './errors';
 import { SIDE_CHOICES, strategyTypeLabel } from './strategy-labels';
@@ -62,17 +62,13 @@ export function StrategyItem(props: { strategy: StrategyView; onDeleted: (name: 
     }
   };
 
-  const remove = async () => {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      await api.delete(`/api/strategies/${id}`);
-      props.onDeleted(name);
-    } catch (error) {
-      setBusy(false);
-      refused(error, 'It could not be deleted');
-    }
-  };
+  const remove = () =>
+    deleteItem(() => api.delete(`/api/strategies/${id}`), {
+      setBusy,
+      setProblem,
+      deleted: () => props.onDeleted(name),
+      refused: (error) => refused(error, 'It could not be deleted'),
+    });
 
   return (
     <li class="strategy" aria-label={name}>

@@ -29,3 +29,23 @@ export function ConfirmDelete(props: {
     </div>
   );
 }
+
+/**
+ * What "Delete" in the confirmation does: the item is busy and its last problem cleared while `request` runs. On
+ * success `deleted` runs and the item stays busy (it is leaving the list); on failure it is no longer busy and
+ * `refused` says why.
+ */
+export async function deleteItem(
+  request: () => Promise<unknown>,
+  item: { setBusy: (busy: boolean) => void; setProblem: (problem: string | undefined) => void; deleted: () => void; refused: (error: unknown) => void },
+): Promise<void> {
+  item.setProblem(undefined);
+  item.setBusy(true);
+  try {
+    await request();
+    item.deleted();
+  } catch (error) {
+    item.setBusy(false);
+    item.refused(error);
+  }
+}
