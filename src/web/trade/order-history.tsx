@@ -1,0 +1,198 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, describeError } from '../api';
+import { useSession } from '../auth/session';
+import { ViolationList } from '../library/compliance-outcome';
+import { isSignedOut } from '../library/errors';
+import type { StrategyChoice } from '../library/strategy-choices';
+import { Notice } from '../ui/form';
+import { formatCount, formatDateTime, formatMoney } from '../ui/format';
+import type { Order, OrderStatus } from './types';
+
+/** Orders per page: the API's default `limit`. */
+export const ORDERS_PAGE = 50;
+
+export const STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  accepted: 'Resting',
+  filled: 'Filled',
+  rejected: 'Rejected',
+  canceled: 'Canceled',
+};
+
+/** Why an order was refused, in words, by the server's code (the code itself is shown beside it). */
+const REASONS: Readonly<Record<string, string>> = {
+  compliance_violation: 'breaks the strategy’s rules',
+  insufficient_funds: 'not enough cash',
+  insufficient_position: 'not enough shares',
+  no_price: 'no stored price',
+  option_expired: 'an expired leg',
+};
+
+/** "10 SPX" or "1 × SPY: SPY261218P00400000 sell, SPY261218P00390000 buy" — what an order trades. */
+export function orderWhat(order: Order): string {
+  if (order.kind === 'equity') return `${formatCount(order.qty)} ${order.symbol}`;
+  const legs = (order.legs ?? []).map((leg) => `${leg.side} ${leg.ratio > 1 ? `${leg.ratio} × ` : ''}${leg.symbol}`).join(', ');
+  return `${formatCount(order.qty)} × ${order.underlying}: ${legs}`;
+}
+
+/** The order's price: the fill, or the limit it rests at; options as a net debit or credit a share. */
+export function orderPrice(order: Order): string {
+  if (order.kind === 'options') {
+    const net = order.fill_price ?? order.limit_price;
+    return net === null ? '—' : `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
+  }
+  if (order.fill_price !== null) return formatMoney(order.fill_price);
+  return order.limit_price === null ? 'market' : `limit ${formatMoney(order.limit_price)}`;
+}
+
+/**
+ * The order history (`GET /api/trade-window/orders`), newest first, 50 a page, filtered by status; a resting
+ * order has a Cancel button. Reloaded whenever `version` changes.
+ */
+export function OrderHistory(props: { version: number; choices: readonly StrategyChoice[]; onCanceled: () => void }) {
+  const { reload } = useSession();
+  const [status, setStatus] = useState<OrderStatus | ''>('');
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ orders: readonly Order[]; total: number } | undefined>(undefined);
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | undefined>(undefined);
+  const [canceling, setCanceling] = useState<string | undefined>(undefined);
+  const messageRef = useRef<HTMLDivElement>(null);
+  useEffect(() => messageRef.current?.focus(), [message]);
+
+  // Only the latest load may show its answer: a slow one for a filter already left is dropped.
+  const loads = useRef(0);
+  useEffect(() => {
+    const call = (loads.current += 1);
+    const query = `limit=${ORDERS_PAGE}&offset=${offset}${status ? `&status=${status}` : ''}`;
+    api.getWithHeaders<Order[]>(`/api/trade-window/orders?${query}`).then(
+      ({ data, headers }) => {
+        if (call !== loads.current) return;
+        if (data.length === 0 && offset > 0) return setOffset(Math.max(0, offset - ORDERS_PAGE));
+        setPage({ orders: data, total: Number(headers.get('x-total-count') ?? data.length) });
+      },
+      (error: unknown) => {
+        if (call !== loads.current) return;
+        if (isSignedOut(error)) return void reload();
+        setMessage({ kind: 'error', text: `Your orders could not be loaded: ${describeError(error)}` });
+      },
+    );
+  }, [props.version, status, offset]);
+
+  const cancel = async (order: Order) => {
+    setCanceling(order.id);
+    setMessage(undefined);
+    try {
+      await api.delete(`/api/trade-window/orders/${order.id}`);
+      setMessage({ kind: 'success', text: `Canceled the ${order.side} of ${orderWhat(order)}.` });
+    } catch (error) {
+      if (isSignedOut(error)) return void reload();
+      const text = error instanceof ApiError && error.status === 409 ? `It can no longer be canceled: ${error.message}` : `It could not be canceled: ${describeError(error)}`;
+      setMessage({ kind: 'error', text });
+    } finally {
+      setCanceling(undefined);
+      props.onCanceled();
+    }
+  };
+
+  const strategyName = (id: number | null) => (id === null ? '—' : (props.choices.find((choice) => choice.id === id)?.name ?? `#${id}`));
+  const last = page ? offset + page.orders.length : 0;
+  return (
+    <section class="trade-orders" aria-labelledby="orders-heading">
+      <h2 id="orders-heading">Orders</h2>
+      <div class="library__bar">
+        <label class="inline-field">
+          <span>Status</span>
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus(event.currentTarget.value as OrderStatus | '');
+              setOffset(0);
+            }}
+          >
+            <option value="">All orders</option>
+            {(Object.keys(STATUS_LABELS) as OrderStatus[]).map((value) => (
+              <option key={value} value={value}>
+                {STATUS_LABELS[value]} only
+              </option>
+            ))}
+          </select>
+        </label>
+        {page && (
+          <span class="muted" id="orders-count">
+            {page.orders.length < page.total ? `${formatCount(offset + 1)}–${formatCount(last)} of ${formatCount(page.total)}` : formatCount(page.total)}{' '}
+            {page.total === 1 ? 'order' : 'orders'}
+          </span>
+        )}
+      </div>
+      {message && (
+        <div ref={messageRef} tabIndex={-1}>
+          <Notice kind={message.kind}>{message.text}</Notice>
+        </div>
+      )}
+      {!page && !message && <p class="muted">Loading your orders…</p>}
+      {page && page.total === 0 && <p class="muted">{status ? `No ${STATUS_LABELS[status].toLowerCase()} orders.` : 'No orders yet: place one with the ticket above.'}</p>}
+      {page && page.orders.length > 0 && (
+        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="orders-heading" aria-describedby="orders-count">
+          <table class="orders-table">
+            <thead>
+              <tr>
+                <th scope="col">Placed</th>
+                <th scope="col">Side</th>
+                <th scope="col">Order</th>
+                <th scope="col">Type</th>
+                <th scope="col" class="num">Price</th>
+                <th scope="col">Status</th>
+                <th scope="col">Strategy</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.orders.map((order) => (
+                <tr key={order.id} aria-label={`${order.side} ${orderWhat(order)}, ${STATUS_LABELS[order.status]}`}>
+                  <td>{formatDateTime(order.created_at)}</td>
+                  <td>{order.side === 'buy' ? 'Buy' : 'Sell'}</td>
+                  <td class="orders-table__what">{orderWhat(order)}</td>
+                  <td>{order.kind === 'options' ? 'options' : order.order_type}</td>
+                  <td class="num">{orderPrice(order)}</td>
+                  <td class="orders-table__status">
+                    <span class={`badge status status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
+                    {order.status === 'rejected' && order.reject_reason && (
+                      <span class="orders-table__reason">
+                        {' '}
+                        {REASONS[order.reject_reason] ?? order.reject_reason} <span class="violations__rule">({order.reject_reason})</span>
+                      </span>
+                    )}
+                    {order.violations && order.violations.length > 0 && <ViolationList violations={order.violations} />}
+                  </td>
+                  <td>{strategyName(order.strategy_id)}</td>
+                  <td>
+                    {order.status === 'accepted' && (
+                      <button type="button" class="secondary" disabled={canceling === order.id} onClick={() => cancel(order)}>
+                        Cancel<span class="visually-hidden"> the {order.side} of {orderWhat(order)}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page && page.total > ORDERS_PAGE && (
+        <nav class="pager" aria-label="Pages of orders">
+          {offset > 0 && (
+            <button type="button" class="link-button" onClick={() => setOffset(Math.max(0, offset - ORDERS_PAGE))}>
+              ← Previous {ORDERS_PAGE}
+            </button>
+          )}
+          {last < page.total && (
+            <button type="button" class="link-button" onClick={() => setOffset(offset + ORDERS_PAGE)}>
+              Next {Math.min(ORDERS_PAGE, page.total - last)} →
+            </button>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}
