@@ -5,44 +5,12 @@ import { ViolationList } from '../library/compliance-outcome';
 import { isSignedOut } from '../library/errors';
 import type { StrategyChoice } from '../library/strategy-choices';
 import { Notice } from '../ui/form';
-import { formatCount, formatDateTime, formatMoney } from '../ui/format';
+import { formatCount, formatDateTime } from '../ui/format';
+import { orderPrice, orderWhat, REASONS, STATUS_LABELS } from './order-words';
 import type { Order, OrderStatus } from './types';
 
 /** Orders per page: the API's default `limit`. */
 export const ORDERS_PAGE = 50;
-
-export const STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
-  accepted: 'Resting',
-  filled: 'Filled',
-  rejected: 'Rejected',
-  canceled: 'Canceled',
-};
-
-/** Why an order was refused, in words, by the server's code (the code itself is shown beside it). */
-const REASONS: Readonly<Record<string, string>> = {
-  compliance_violation: 'breaks the strategy’s rules',
-  insufficient_funds: 'not enough cash',
-  insufficient_position: 'not enough shares',
-  no_price: 'no stored price',
-  option_expired: 'an expired leg',
-};
-
-/** "10 SPX" or "1 × SPY: SPY261218P00400000 sell, SPY261218P00390000 buy" — what an order trades. */
-export function orderWhat(order: Order): string {
-  if (order.kind === 'equity') return `${formatCount(order.qty)} ${order.symbol}`;
-  const legs = (order.legs ?? []).map((leg) => `${leg.side} ${leg.ratio > 1 ? `${leg.ratio} × ` : ''}${leg.symbol}`).join(', ');
-  return `${formatCount(order.qty)} × ${order.underlying}: ${legs}`;
-}
-
-/** The order's price: the fill, or the limit it rests at; options as a net debit or credit a share. */
-export function orderPrice(order: Order): string {
-  if (order.kind === 'options') {
-    const net = order.fill_price ?? order.limit_price;
-    return net === null ? '—' : `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
-  }
-  if (order.fill_price !== null) return formatMoney(order.fill_price);
-  return order.limit_price === null ? 'market' : `limit ${formatMoney(order.limit_price)}`;
-}
 
 /**
  * The order history (`GET /api/trade-window/orders`), newest first, 50 a page, filtered by status; a resting

@@ -10,9 +10,9 @@ import { isOptionsType, strategyTypeLabel } from '../library/strategy-labels';
 import type { OrderSide } from '../library/types';
 import { useRequest } from '../library/use-request';
 import { Field, Notice, TextField } from '../ui/form';
-import { formatMoney } from '../ui/format';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
+import { placedSentence } from './order-words';
 import type { Order } from './types';
 import { useCompliancePreview, type Preview } from './use-compliance-preview';
 
@@ -32,19 +32,6 @@ const CONTROL_OF_CODE = {
 interface Refusal {
   readonly message: string;
   readonly violations: readonly Violation[];
-}
-
-/** "Bought 10 SPX at $2,874.56." — the placed order in one sentence. */
-export function placedSentence(order: Order): string {
-  const what = order.kind === 'options' ? `${order.qty} × ${order.underlying} options order` : `${order.qty} ${order.symbol}`;
-  if (order.status === 'accepted') {
-    return `Limit ${order.side} of ${what} at ${formatMoney(order.limit_price)} is resting: it fills when a newer bar reaches the limit. Cancel it under Orders.`;
-  }
-  if (order.kind === 'options') {
-    const net = order.fill_price ?? 0;
-    return `Filled the ${what} at a net ${net < 0 ? 'credit' : 'debit'} of ${formatMoney(Math.abs(net))} a share.`;
-  }
-  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${what} at ${formatMoney(order.fill_price)}.`;
 }
 
 /**

@@ -6,13 +6,8 @@ import { isSignedOut } from '../library/errors';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';
 import { formatCount, formatMoney, signClass } from '../ui/format';
+import { unrealizedTotal } from './order-words';
 import type { Portfolio } from './types';
-
-/** The sum of the positions' unrealized P&L, or null when no position has a price to value it at. */
-export function unrealizedTotal(portfolio: Portfolio): number | null {
-  const known = portfolio.positions.map((position) => position.unrealized_pnl).filter((pnl): pnl is number => pnl !== null);
-  return known.length === 0 ? null : Math.round(known.reduce((sum, pnl) => sum + pnl, 0) * 100) / 100;
-}
 
 /**
  * The paper portfolio (`GET /api/trade-window/portfolio`): cash, the part held for resting buys, equity, realized
