@@ -151,9 +151,32 @@ describeInBrowser('the Trade page in Chromium', () => {
     const banner = page.locator('.cooldown-banner');
     await banner.waitFor();
     expect(await banner.innerText()).toContain('Trading is paused until');
-    await page.getByText('Your passkeys were reset by recovery: no order can be placed until').waitFor();
+    await page.getByText('Not placed: trading is paused until').waitFor();
     await shot('cooldown-banner');
     await server.app.platform.db.updateTable('users').set({ trade_cooldown_until: null }).execute();
+
+    // An options order without a strategy: a put credit spread from the legs builder fills at its net price.
+    await page.getByLabel('Strategy').selectOption({ label: 'No strategy' });
+    await page.getByLabel('Options').check();
+    await page.getByLabel('Leg 2 option symbol').waitFor();
+    await page.getByLabel('Underlying').fill('SPY');
+    await page.getByLabel('Quantity').fill('1');
+    await page.getByLabel('Net price ($ a share)').fill('1.25');
+    await page.getByLabel('Leg 1 option symbol').fill('SPY301218P00400000');
+    await page.getByLabel('Leg 2 option symbol').fill('SPY301218P00390000');
+    await page.getByRole('button', { name: 'Place options order' }).click();
+    await page.getByText('Filled the 1 × SPY options order at a net credit of $1.25 a share.').waitFor();
+    expect(placements.at(-1)).toMatchObject({
+      underlying: 'SPY',
+      qty: 1,
+      net_price: -1.25,
+      legs: [
+        { symbol: 'SPY301218P00400000', side: 'sell', ratio: 1 },
+        { symbol: 'SPY301218P00390000', side: 'buy', ratio: 1 },
+      ],
+    });
+    await expect.poll(() => page.locator('.positions-table').nth(1).locator('tbody tr').count()).toBe(2);
+    await shot('options-filled');
 
     // Reset, after a question.
     await page.getByRole('button', { name: 'Reset portfolio…' }).click();

@@ -103,44 +103,38 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
           <table class="orders-table">
             <thead>
               <tr>
-                <th scope="col">Placed</th>
-                <th scope="col">Side</th>
                 <th scope="col">Order</th>
-                <th scope="col">Type</th>
-                <th scope="col" class="num">Price</th>
                 <th scope="col">Status</th>
+                <th scope="col" class="num">Price</th>
+                <th scope="col">Type</th>
                 <th scope="col">Strategy</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+                <th scope="col">Placed</th>
               </tr>
             </thead>
             <tbody>
               {page.orders.map((order) => (
-                <tr key={order.id} aria-label={`${order.side} ${orderWhat(order)}, ${STATUS_LABELS[order.status]}`}>
-                  <td>{formatDateTime(order.created_at)}</td>
-                  <td>{order.side === 'buy' ? 'Buy' : 'Sell'}</td>
-                  <td class="orders-table__what">{orderWhat(order)}</td>
-                  <td>{order.kind === 'options' ? 'options' : order.order_type}</td>
-                  <td class="num">{orderPrice(order)}</td>
+                <tr key={order.id}>
+                  <th scope="row" class="orders-table__what">
+                    {order.side === 'buy' ? 'Buy' : 'Sell'} {orderWhat(order)}
+                  </th>
                   <td class="orders-table__status">
                     <span class={`badge status status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
-                    {order.status === 'rejected' && order.reject_reason && (
-                      <span class="orders-table__reason">
-                        {' '}
-                        {REASONS[order.reject_reason] ?? order.reject_reason} <span class="violations__rule">({order.reject_reason})</span>
-                      </span>
-                    )}
-                    {order.violations && order.violations.length > 0 && <ViolationList violations={order.violations} />}
-                  </td>
-                  <td>{strategyName(order.strategy_id)}</td>
-                  <td>
                     {order.status === 'accepted' && (
                       <button type="button" class="secondary" disabled={canceling === order.id} onClick={() => cancel(order)}>
                         Cancel<span class="visually-hidden"> the {order.side} of {orderWhat(order)}</span>
                       </button>
                     )}
+                    {order.status === 'rejected' && order.reject_reason && (
+                      <span class="orders-table__reason">
+                        {REASONS[order.reject_reason] ?? order.reject_reason} <span class="violations__rule">({order.reject_reason})</span>
+                      </span>
+                    )}
+                    {order.violations && order.violations.length > 0 && <ViolationList violations={order.violations} />}
                   </td>
+                  <td class="num">{orderPrice(order)}</td>
+                  <td>{order.kind === 'options' ? 'options' : order.order_type}</td>
+                  <td>{strategyName(order.strategy_id)}</td>
+                  <td>{formatDateTime(order.created_at)}</td>
                 </tr>
               ))}
             </tbody>

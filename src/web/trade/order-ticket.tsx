@@ -10,6 +10,7 @@ import { isOptionsType, strategyTypeLabel } from '../library/strategy-labels';
 import type { OrderSide } from '../library/types';
 import { useRequest } from '../library/use-request';
 import { Field, Notice, TextField } from '../ui/form';
+import { formatDateTime } from '../ui/format';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
 import { placedSentence } from './order-words';
@@ -63,7 +64,11 @@ export function OrderTicket(props: {
       setRefusal({ message: error.message, violations });
       return { fields: {} };
     }
-    if (error instanceof ApiError && error.code === 'trade_cooldown' && typeof error.body.until === 'string') props.onCooldown(error.body.until);
+    if (error instanceof ApiError && error.code === 'trade_cooldown' && typeof error.body.until === 'string') {
+      // The banner above the ticket says why and until when, in the reader's time zone.
+      props.onCooldown(error.body.until);
+      return { fields: {}, form: `Not placed: trading is paused until ${formatDateTime(error.body.until)} (see above).` };
+    }
     const placed = placeApiError(error, controls, CONTROL_OF_CODE);
     // The underlying of an options order is the ticket's symbol box.
     const { underlying, ...fields } = placed.fields;
@@ -240,7 +245,7 @@ export function OrderTicket(props: {
           )}
         </div>
         {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => update({ legs })} />}
-        <ComplianceVerdict strategy={chosen?.name} preview={preview} />
+        {!refusal && <ComplianceVerdict strategy={chosen?.name} preview={preview} />}
         {refusal && (
           <div class="notice notice--error" role="alert">
             <p>

@@ -33,7 +33,7 @@ export function orderPrice(order: Order): string {
     return net === null ? '—' : `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
   }
   if (order.fill_price !== null) return formatMoney(order.fill_price);
-  return order.limit_price === null ? 'market' : `limit ${formatMoney(order.limit_price)}`;
+  return order.limit_price === null ? '—' : `limit ${formatMoney(order.limit_price)}`;
 }
 
 /** "Bought 10 SPX at $2,874.56." — the placed order in one sentence. */
@@ -49,8 +49,9 @@ export function placedSentence(order: Order): string {
   return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${what} at ${formatMoney(order.fill_price)}.`;
 }
 
-/** The sum of the positions' unrealized P&L, or null when no position has a price to value it at. */
+/** The sum of the positions' unrealized P&L: 0 without positions, null when none has a price to value it at. */
 export function unrealizedTotal(portfolio: Portfolio): number | null {
+  if (portfolio.positions.length === 0) return 0;
   const known = portfolio.positions.map((position) => position.unrealized_pnl).filter((pnl): pnl is number => pnl !== null);
   return known.length === 0 ? null : Math.round(known.reduce((sum, pnl) => sum + pnl, 0) * 100) / 100;
 }

@@ -96,7 +96,7 @@ describe('orders and the portfolio in words', () => {
     expect(orderWhat(condor)).toBe('2 × SPY: sell SPY261218P00400000, buy SPY261218P00390000');
     expect(orderPrice(condor)).toBe('$1.25 credit');
     expect(orderPrice(order({ status: 'accepted', order_type: 'limit', limit_price: 100, fill_price: null }))).toBe('limit $100.00');
-    expect(orderPrice(order({ status: 'rejected', fill_price: null }))).toBe('market');
+    expect(orderPrice(order({ status: 'rejected', fill_price: null }))).toBe('—');
   });
 
   it('totals the unrealized P&L of the priced positions', () => {
@@ -108,7 +108,7 @@ describe('orders and the portfolio in words', () => {
       options_positions: [],
       positions: pnls.map((pnl, index) => ({ symbol: `S${index}`, qty: 1, avg_price: 1, last_close: null, market_value: null, unrealized_pnl: pnl })),
     });
-    expect(unrealizedTotal(portfolio([]))).toBeNull();
+    expect(unrealizedTotal(portfolio([]))).toBe(0);
     expect(unrealizedTotal(portfolio([null]))).toBeNull();
     expect(unrealizedTotal(portfolio([0.1, 0.2, null, -5]))).toBe(-4.7);
   });
