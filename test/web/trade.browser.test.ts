@@ -176,6 +176,8 @@ describeInBrowser('the Trade page in Chromium', () => {
       ],
     });
     await expect.poll(() => page.locator('.positions-table').nth(1).locator('tbody tr').count()).toBe(2);
+    // An order taken means the cooldown is over: the banner goes.
+    expect(await page.locator('.cooldown-banner').count()).toBe(0);
     await shot('options-filled');
 
     // Reset, after a question.

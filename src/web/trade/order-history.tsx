@@ -25,6 +25,11 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
   const [canceling, setCanceling] = useState<string | undefined>(undefined);
   const messageRef = useRef<HTMLDivElement>(null);
   useEffect(() => messageRef.current?.focus(), [message]);
+  /** The version a cancel here leads to: its message stays; any other change (an order placed) clears it. */
+  const ownVersion = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (props.version !== ownVersion.current) setMessage(undefined);
+  }, [props.version]);
 
   // Only the latest load may show its answer: a slow one for a filter already left is dropped.
   const loads = useRef(0);
@@ -57,6 +62,7 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
       setMessage({ kind: 'error', text });
     } finally {
       setCanceling(undefined);
+      ownVersion.current = props.version + 1;
       props.onCanceled();
     }
   };

@@ -47,7 +47,8 @@ export function OrderTicket(props: {
   onInputs: (update: (current: TicketInputs) => TicketInputs) => void;
   /** An order was placed or refused (a refusal is stored too): the portfolio and history are out of date. */
   onOrdersChanged: () => void;
-  onCooldown: (until: string) => void;
+  /** The cooldown's end from a 403 `trade_cooldown`; undefined once an order is taken (it is over). */
+  onCooldown: (until: string | undefined) => void;
 }) {
   const { choices, inputs } = props;
   const [refusal, setRefusal] = useState<Refusal | undefined>(undefined);
@@ -110,6 +111,7 @@ export function OrderTicket(props: {
         const order = await api.post<Order>(options ? '/api/trade-window/options-orders' : '/api/trade-window/orders', { ...body, client_order_id: key });
         unanswered.current = undefined;
         setPlaced(order);
+        props.onCooldown(undefined);
         props.onOrdersChanged();
         return order;
       } catch (error) {
