@@ -1,5 +1,5 @@
 /**
- * The trade window API as the web app reads it (`src/trading/trade-window.routes.ts`): the server's own TypeBox
+ * The trade window API as the web app reads it (docs/trading.md): the server's own TypeBox
  * schemas, so the Trade page and the routes cannot drift apart. Type-only imports: nothing of the server is bundled.
  */
 import type { Static } from 'typebox';
