@@ -18,6 +18,7 @@ const NewStrategyPage = lazyPage(() => import('./library/strategy-form-page').th
 const EditStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.EditStrategyPage));
 const LibraryBacktestPage = lazyPage(() => import('./library/backtest-page').then((module) => module.LibraryBacktestPage));
 const CompliancePage = lazyPage(() => import('./library/compliance-page').then((module) => module.CompliancePage));
+const TradePage = lazyPage(() => import('./trade/trade-page').then((module) => module.TradePage));
 
 interface Route {
   readonly title: string;
@@ -39,6 +40,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/library/edit': { title: 'Edit strategy', page: EditStrategyPage },
   '/library/backtest': { title: 'Backtest a strategy', page: LibraryBacktestPage },
   '/compliance': { title: 'Check a trade', page: CompliancePage },
+  '/trade': { title: 'Trade', page: TradePage },
 };
 
 export function App() {
@@ -75,6 +77,11 @@ function Header() {
         {session && (
           <Link href="/library" {...inLibrary}>
             Library
+          </Link>
+        )}
+        {session && (
+          <Link href="/trade" {...current('/trade')}>
+            Trade
           </Link>
         )}
         {session && (

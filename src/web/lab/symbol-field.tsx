@@ -10,7 +10,7 @@ const SUGGESTIONS = 10;
  * A ticker input whose suggestions come from `GET /api/symbols?q=` as the user types (debounced), through a
  * `<datalist>`: the browser's own accessible suggestion list, which also accepts tickers not listed.
  */
-export function SymbolField(props: { value: string; error: string | undefined; onChange: (symbol: string) => void }) {
+export function SymbolField(props: { value: string; error: string | undefined; onChange: (symbol: string) => void; label?: string; hint?: string }) {
   const [suggestions, setSuggestions] = useState<readonly SymbolEntry[]>([]);
   const query = props.value.trim();
 
@@ -31,7 +31,7 @@ export function SymbolField(props: { value: string; error: string | undefined; o
   }, [query]);
 
   return (
-    <Field label="Symbol" error={props.error} hint="A ticker with stored bars; the demo data has SPX (S&P 500).">
+    <Field label={props.label ?? 'Symbol'} error={props.error} hint={props.hint ?? 'A ticker with stored bars; the demo data has SPX (S&P 500).'}>
       {({ id, describedBy, invalid }) => (
         <>
           <input

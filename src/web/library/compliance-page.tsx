@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { api } from '../api';
 import { useSession } from '../auth/session';
 import { Link, useLocation } from '../router';
 import { Notice, SelectField, TextField, TickerField, formInputs, type Choice as SelectChoice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { ComplianceOutcome } from './compliance-outcome';
 import { isSignedOut, placeApiError } from './errors';
-import { blankLegs, LegsEditor } from './legs-editor';
+import { LegsEditor, legsFor } from './legs-editor';
 import { checkTradeInputs, requestOf, type TradeInputs } from './trade-inputs';
 import { SignedInPage } from './signed-in-page';
 import { isOptionsType, strategyTypeLabel } from './strategy-labels';
-import type { ActiveStrategy, ComplianceResult, OrderSide, StrategyView } from './types';
+import { loadStrategyChoices, type StrategyChoice } from './strategy-choices';
+import type { ComplianceResult, OrderSide } from './types';
 import { useRequest } from './use-request';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'side', 'qty', 'price', 'order_type', 'legs'];
@@ -24,8 +25,7 @@ const ORDER_TYPES: readonly SelectChoice<TradeInputs['order_type']>[] = [
   { value: 'limit', label: 'Limit' },
 ];
 
-/** A picker entry: the active strategies, plus the one the address names if it is inactive (the check then says so). */
-type Choice = ActiveStrategy & { readonly inactive?: boolean };
+type Choice = StrategyChoice;
 
 /** `/compliance?id=N`: does a trade meet a strategy's rules? The same check the order routes enforce. */
 export function CompliancePage() {
@@ -53,29 +53,17 @@ function ComplianceForm() {
 
   const pick = (id: string, list: readonly Choice[]) => {
     const strategy = list.find((choice) => String(choice.id) === id);
-    const legs = strategy?.strategy_type === 'iron_condor' ? 4 : strategy?.strategy_type === 'vertical_spread' ? 2 : 0;
-    setInputs((current) => ({ ...current, strategy_id: id, legs: blankLegs(legs) }));
+    setInputs((current) => ({ ...current, strategy_id: id, legs: legsFor(strategy?.strategy_type) }));
     check.clear();
   };
 
   useEffect(() => {
     let current = true;
     (async () => {
-      const active = await api.get<ActiveStrategy[]>('/api/strategies/active');
-      let list: Choice[] = active;
-      if (/^[1-9]\d*$/.test(wanted) && !active.some((choice) => String(choice.id) === wanted)) {
-        // An inactive strategy named by the link: offer it anyway; its check reports that it is inactive.
-        // Only a 404 means "not in your library"; any other failure is a load problem, said as such.
-        const named = await api.get<StrategyView>(`/api/strategies/${wanted}`).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return undefined;
-          throw error;
-        });
-        if (named) list = [...active, { id: named.id, name: named.name, strategy_type: named.strategy_type, inactive: true }];
-      }
+      const { list, missing } = await loadStrategyChoices(wanted);
       if (!current) return;
       setChoices(list);
-      const found = wanted === '' || list.some((choice) => String(choice.id) === wanted);
-      setMissing(found ? undefined : `Your library has no strategy ${wanted}: it was deleted, or the address is wrong.`);
+      setMissing(missing);
       const initial = list.find((choice) => String(choice.id) === wanted) ?? list[0];
       if (initial) pick(String(initial.id), list);
     })().catch((error: unknown) => {

@@ -2,9 +2,14 @@ import { Field, TextField } from '../ui/form';
 import type { LegInput } from './trade-inputs';
 import type { OrderSide } from './types';
 
-/** The legs an options strategy's trade starts with: a vertical spread has 2, an iron condor 4. */
+/** Empty leg rows, sell and buy in turn (a credit structure's short leg first). */
 export function blankLegs(count: number): LegInput[] {
   return Array.from({ length: count }, (_, index) => ({ symbol: '', side: index % 2 === 0 ? 'sell' : 'buy' }));
+}
+
+/** The legs a trade for a strategy of this type starts with: a vertical spread has 2, an iron condor 4, the rest none. */
+export function legsFor(strategyType: string | undefined): LegInput[] {
+  return blankLegs(strategyType === 'iron_condor' ? 4 : strategyType === 'vertical_spread' ? 2 : 0);
 }
 
 /** The option legs of a trade, one row each (OCC symbol and side), with errors keyed `legs.<index>.<field>`. */

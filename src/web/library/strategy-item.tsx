@@ -24,7 +24,7 @@ export function ruleSummary(strategy: StrategyView): string {
 
 /**
  * One strategy in the list: its name, type and rules, an Active switch (saved at once), links to edit,
- * backtest and check a trade, and Delete after a confirmation. Each link and button names the strategy for
+ * backtest, check a trade and trade it (the Trade page with the strategy picked), and Delete after a confirmation. Each link and button names the strategy for
  * screen readers (visually hidden text), since every item has the same ones.
  */
 export function StrategyItem(props: { strategy: StrategyView; onDeleted: (name: string) => void }) {
@@ -92,6 +92,7 @@ export function StrategyItem(props: { strategy: StrategyView; onDeleted: (name: 
           <Link href={`/library/edit?id=${id}`}>Edit{named}</Link>
           <Link href={`/library/backtest?id=${id}`}>Backtest{named}</Link>
           <Link href={`/compliance?id=${id}`}>Check a trade{named}</Link>
+          <Link href={`/trade?strategy=${id}`}>Trade this strategy{named}</Link>
           <button ref={deleteButton} type="button" class="link-button link-button--danger" onClick={() => setConfirming(true)}>
             Delete{named}
           </button>

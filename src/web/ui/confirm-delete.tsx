@@ -14,9 +14,11 @@ export function ConfirmDelete(props: {
   busy: boolean;
   onDelete: () => void;
   onKeep: () => void;
+  /** The group's name when the act is not a delete ("Reset the portfolio?"); default "Delete {name}?". */
+  question?: string;
 }) {
   return (
-    <div class={props.class} role="group" aria-label={`Delete ${props.name}?`}>
+    <div class={props.class} role="group" aria-label={props.question ?? `Delete ${props.name}?`}>
       <p>{props.children}</p>
       <div class="actions">
         <button type="button" class="danger" onClick={props.onDelete} disabled={props.busy} autoFocus>

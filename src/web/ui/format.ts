@@ -55,6 +55,14 @@ export function formatDay(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
 
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** An API timestamp as a date and time in the browser's time zone: "Apr 20, 2020, 9:30 AM"; unreadable text as is. */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : dateTime.format(date);
+}
+
 /** Elapsed milliseconds as seconds with one decimal: 1530 → "1.5 s". */
 export function formatElapsed(milliseconds: number): string {
   return `${(milliseconds / 1000).toFixed(1)} s`;

@@ -16,6 +16,8 @@ export interface WebServer {
   readonly origin: string;
   readonly app: App;
   readonly smtp: TestSmtpServer;
+  /** The data folder (the SQLite file): another server given it as `env.DATA_DIR` shares the database. */
+  readonly dataDir: string;
   /** Waits for a mail to `to` whose subject matches, delivered over SMTP by the real job worker. */
   mailTo(to: string, subject: RegExp, options?: { after?: number }): Promise<ReceivedMail>;
   /** The first link in a mail's text that starts with the origin. */
@@ -26,14 +28,16 @@ export interface WebServer {
 /**
  * The whole service as `tradelab serve` runs it, for a real browser: the built web app, SQLite in a
  * fresh data folder (or a fresh PostgreSQL schema) with the demo SPX bars, the job worker running, and mail going over SMTP to a
- * local smtp-server.
+ * local smtp-server. `env` overrides the configuration: `DATA_DIR` of a running server starts a second instance on
+ * the same SQLite database (with other flags, say); that folder is left to the server that made it.
  */
 export async function startWebServer(options: { dialect?: DialectName; env?: Record<string, string> } = {}): Promise<WebServer> {
   if (!existsSync(path.join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built (the global setup builds it)');
   const smtp = await startSmtpServer();
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tradelab-web-'));
+  const sharedDir = options.env?.DATA_DIR;
+  const dataDir = sharedDir ?? mkdtempSync(path.join(os.tmpdir(), 'tradelab-web-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -55,6 +59,7 @@ export async function startWebServer(options: { dialect?: DialectName; env?: Rec
     origin,
     app,
     smtp,
+    dataDir,
     async mailTo(to, subject, options = {}) {
       const deadline = Date.now() + 15_000;
       for (;;) {
@@ -76,7 +81,7 @@ export async function startWebServer(options: { dialect?: DialectName; env?: Rec
       await app.close();
       await database?.drop();
       await smtp.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (sharedDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,58 @@
+import { formatCount, formatMoney } from '../ui/format';
+import type { Order, OrderStatus, Portfolio } from './types';
+
+/** Orders and the portfolio in words: pure, shared by the Trade page's parts and unit-tested. */
+
+export const STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  accepted: 'Resting',
+  filled: 'Filled',
+  rejected: 'Rejected',
+  canceled: 'Canceled',
+};
+
+/** Why an order was refused, in words, by the server's code (the code itself is shown beside it). */
+export const REASONS: Readonly<Record<string, string>> = {
+  compliance_violation: 'breaks the strategy’s rules',
+  insufficient_funds: 'not enough cash',
+  insufficient_position: 'not enough shares',
+  no_price: 'no stored price',
+  option_expired: 'an expired leg',
+};
+
+/** "10 SPX" or "1 × SPY: sell SPY261218P00400000, buy SPY261218P00390000" — what an order trades. */
+export function orderWhat(order: Order): string {
+  if (order.kind === 'equity') return `${formatCount(order.qty)} ${order.symbol}`;
+  const legs = (order.legs ?? []).map((leg) => `${leg.side} ${leg.ratio > 1 ? `${leg.ratio} × ` : ''}${leg.symbol}`).join(', ');
+  return `${formatCount(order.qty)} × ${order.underlying}: ${legs}`;
+}
+
+/** The order's price: the fill, or the limit it rests at; options as a net debit or credit a share. */
+export function orderPrice(order: Order): string {
+  if (order.kind === 'options') {
+    const net = order.fill_price ?? order.limit_price;
+    return net === null ? '—' : `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
+  }
+  if (order.fill_price !== null) return formatMoney(order.fill_price);
+  return order.limit_price === null ? '—' : `limit ${formatMoney(order.limit_price)}`;
+}
+
+/** "Bought 10 SPX at $2,874.56." — the placed order in one sentence. */
+export function placedSentence(order: Order): string {
+  const what = order.kind === 'options' ? `${order.qty} × ${order.underlying} options order` : `${order.qty} ${order.symbol}`;
+  if (order.status === 'accepted') {
+    return `Limit ${order.side} of ${what} at ${formatMoney(order.limit_price)} is resting: it fills when a newer bar reaches the limit. Cancel it under Orders.`;
+  }
+  if (order.kind === 'options') {
+    const net = order.fill_price ?? 0;
+    return `Filled the ${what} at a net ${net < 0 ? 'credit' : 'debit'} of ${formatMoney(Math.abs(net))} a share.`;
+  }
+  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${what} at ${formatMoney(order.fill_price)}.`;
+}
+
+/** The sum of the positions' unrealized P&L: 0 without positions, null when none has a price to value it at. */
+export function unrealizedTotal(portfolio: Portfolio): number | null {
+  if (portfolio.positions.length === 0) return 0;
+  const known = portfolio.positions.map((position) => position.unrealized_pnl).filter((pnl): pnl is number => pnl !== null);
+  return known.length === 0 ? null : Math.round(known.reduce((sum, pnl) => sum + pnl, 0) * 100) / 100;
+}
+

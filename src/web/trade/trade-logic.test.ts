@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PRICE as SERVER_MAX_PRICE } from '../../trading/trading.schema';
+import { equityDraft, optionsDraft } from '../../trading/order-drafts';
+import type { Order, Portfolio } from './types';
+import { orderPrice, orderWhat, placedSentence, unrealizedTotal } from './order-words';
+import { BLANK_TICKET, checkTicket, complianceRequestOf, equityOrderBody, MAX_PRICE, newClientOrderId, optionsOrderBody, type TicketInputs } from './ticket-inputs';
+
+const LEGS = [
+  { symbol: 'SPY261218P00400000', side: 'sell' as const },
+  { symbol: 'SPY261218P00390000', side: 'buy' as const },
+];
+const equity: TicketInputs = { ...BLANK_TICKET, strategy_id: '7', symbol: 'spx ', qty: '10' };
+const options: TicketInputs = { ...BLANK_TICKET, kind: 'options', strategy_id: '7', symbol: 'SPY', qty: '2', legs: [...LEGS, { symbol: '', side: 'sell' }], net_price: '1.25', net: 'credit' };
+
+const order = (fields: Partial<Order>): Order => ({
+  id: '00000000-0000-4000-8000-000000000000',
+  kind: 'equity',
+  symbol: 'SPX',
+  underlying: null,
+  side: 'buy',
+  qty: 10,
+  order_type: 'market',
+  limit_price: null,
+  legs: null,
+  status: 'filled',
+  fill_price: 2874.56,
+  filled_at: '2026-01-01T00:00:00.000Z',
+  strategy_id: null,
+  compliance_checked: null,
+  compliance_compliant: null,
+  reject_reason: null,
+  violations: null,
+  client_order_id: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  ...fields,
+});
+
+describe('the order ticket', () => {
+  it('checks what the server would refuse, beside each field', () => {
+    expect(checkTicket(BLANK_TICKET)).toEqual({ symbol: 'Enter the ticker to trade, such as SPX.', qty: 'Enter a whole number of shares, 1 or more.' });
+    expect(checkTicket({ ...equity, qty: '1.5' })).toHaveProperty('qty');
+    expect(checkTicket({ ...equity, qty: '1,000' })).toEqual({});
+    expect(checkTicket({ ...equity, order_type: 'limit' })).toEqual({ limit_price: 'A limit order needs its limit price.' });
+    expect(checkTicket({ ...equity, order_type: 'limit', limit_price: '0' })).toHaveProperty('limit_price');
+    expect(checkTicket({ ...equity, order_type: 'limit', limit_price: '$5' })).toHaveProperty('limit_price');
+    expect(checkTicket(options)).toEqual({});
+    expect(checkTicket({ ...options, legs: [{ symbol: 'SPY 400 put', side: 'sell' }] })).toEqual({ 'legs.0.symbol': 'Not an OCC option symbol: SPY261218C00450000 is the form.' });
+    expect(checkTicket({ ...options, legs: [] })).toHaveProperty('legs');
+    expect(checkTicket({ ...options, net_price: '' })).toHaveProperty('net_price');
+  });
+
+  it('builds the order bodies the routes take', () => {
+    expect(equityOrderBody(equity)).toEqual({ symbol: 'SPX', side: 'buy', qty: 10, order_type: 'market', strategy_id: 7 });
+    expect(equityOrderBody({ ...equity, strategy_id: '', side: 'sell', order_type: 'limit', limit_price: '1,000.5' })).toEqual({
+      symbol: 'SPX',
+      side: 'sell',
+      qty: 10,
+      order_type: 'limit',
+      limit_price: 1000.5,
+    });
+    expect(optionsOrderBody(options)).toEqual({
+      underlying: 'SPY',
+      legs: LEGS.map((leg) => ({ ...leg, ratio: 1 })),
+      qty: 2,
+      net_price: -1.25,
+      strategy_id: 7,
+    });
+    expect(optionsOrderBody({ ...options, net: 'debit' }).net_price).toBe(1.25);
+  });
+
+  it('checks compliance exactly as enforcement will judge the order (the server’s own drafts)', () => {
+    for (const ticket of [equity, { ...equity, side: 'sell' as const, order_type: 'limit' as const, limit_price: '2500' }]) {
+      expect(complianceRequestOf(ticket)).toEqual(equityDraft(equityOrderBody(ticket)).compliance);
+    }
+    for (const ticket of [options, { ...options, net: 'debit' as const }]) {
+      expect(complianceRequestOf(ticket)).toEqual(optionsDraft(optionsOrderBody(ticket)).compliance);
+    }
+    expect(complianceRequestOf({ ...equity, strategy_id: '' })).toBeUndefined();
+    expect(complianceRequestOf({ ...equity, qty: '' })).toBeUndefined();
+  });
+
+  it('copies the server’s price limit, and makes idempotency keys the route takes', () => {
+    expect(MAX_PRICE).toBe(SERVER_MAX_PRICE);
+    const keys = new Set(Array.from({ length: 50 }, newClientOrderId));
+    expect(keys.size).toBe(50);
+    for (const key of keys) expect(key.length).toBeGreaterThanOrEqual(1), expect(key.length).toBeLessThanOrEqual(64);
+  });
+});
+
+describe('orders and the portfolio in words', () => {
+  it('says what was placed', () => {
+    expect(placedSentence(order({}))).toBe('Bought 10 SPX at $2,874.56.');
+    expect(placedSentence(order({ status: 'accepted', order_type: 'limit', limit_price: 100, fill_price: null }))).toMatch(/^Limit buy of 10 SPX at \$100\.00 is resting/);
+    const condor = order({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, order_type: 'limit', limit_price: -1.25, fill_price: -1.25, legs: LEGS.map((leg) => ({ ...leg, ratio: 1 })) });
+    expect(placedSentence(condor)).toBe('Filled the 2 × SPY options order at a net credit of $1.25 a share.');
+    expect(orderWhat(condor)).toBe('2 × SPY: sell SPY261218P00400000, buy SPY261218P00390000');
+    expect(orderPrice(condor)).toBe('$1.25 credit');
+    expect(orderPrice(order({ status: 'accepted', order_type: 'limit', limit_price: 100, fill_price: null }))).toBe('limit $100.00');
+    expect(orderPrice(order({ status: 'rejected', fill_price: null }))).toBe('—');
+  });
+
+  it('totals the unrealized P&L of the priced positions', () => {
+    const portfolio = (pnls: (number | null)[]): Portfolio => ({
+      cash: 0,
+      reserved_cash: 0,
+      equity: 0,
+      realized_pnl: 0,
+      options_positions: [],
+      positions: pnls.map((pnl, index) => ({ symbol: `S${index}`, qty: 1, avg_price: 1, last_close: null, market_value: null, unrealized_pnl: pnl })),
+    });
+    expect(unrealizedTotal(portfolio([]))).toBe(0);
+    expect(unrealizedTotal(portfolio([null]))).toBeNull();
+    expect(unrealizedTotal(portfolio([0.1, 0.2, null, -5]))).toBe(-4.7);
+  });
+});

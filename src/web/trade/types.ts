@@ -1,0 +1,24 @@
+/**
+ * The trade window API as the web app reads it (docs/trading.md): the server's own TypeBox
+ * schemas, so the Trade page and the routes cannot drift apart. Type-only imports: nothing of the server is bundled.
+ */
+import type { Static } from 'typebox';
+import type {
+  Order as OrderSchema,
+  OrderRefusal as OrderRefusalSchema,
+  PlaceOptionsOrderBody as PlaceOptionsOrderBodySchema,
+  PlaceOrderBody as PlaceOrderBodySchema,
+  Portfolio as PortfolioSchema,
+} from '../../trading/trading.schema';
+
+/** `POST /api/trade-window/orders` body. */
+export type PlaceOrderBody = Static<typeof PlaceOrderBodySchema>;
+/** `POST /api/trade-window/options-orders` body. */
+export type PlaceOptionsOrderBody = Static<typeof PlaceOptionsOrderBodySchema>;
+/** One order, as every order route answers it. */
+export type Order = Static<typeof OrderSchema>;
+export type OrderStatus = Order['status'];
+/** `GET /api/trade-window/portfolio` and the reset's answer. */
+export type Portfolio = Static<typeof PortfolioSchema>;
+/** A refused placement: `{error, message}`, `violations` for compliance, `until` for the cooldown. */
+export type OrderRefusal = Static<typeof OrderRefusalSchema>;

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, describeError } from '../api';
+import { useSession } from '../auth/session';
+import { isSignedOut } from '../library/errors';
+import type { ComplianceRequest, ComplianceResult } from '../library/types';
+
+/** How long the ticket must stay unchanged before it is checked: one request per pause in typing, not per key. */
+export const PREVIEW_DELAY_MS = 500;
+
+export type Preview =
+  | { readonly state: 'idle' }
+  | { readonly state: 'checking' }
+  | { readonly state: 'done'; readonly key: string; readonly result: ComplianceResult }
+  | { readonly state: 'failed'; readonly message: string };
+
+/**
+ * The soft warning: the ticket's order checked with `POST /api/trading/compliance-check` once it has stayed the
+ * same for PREVIEW_DELAY_MS. Only the answer for the ticket as it stands is kept (an answer for an older ticket is
+ * dropped), and `key` (the request as JSON) tells the page which ticket a verdict belongs to.
+ */
+export function useCompliancePreview(request: ComplianceRequest | undefined): Preview {
+  const { reload } = useSession();
+  const key = request === undefined ? '' : JSON.stringify(request);
+  const [preview, setPreview] = useState<Preview>({ state: 'idle' });
+  useEffect(() => {
+    if (request === undefined) return void setPreview({ state: 'idle' });
+    let current = true;
+    setPreview({ state: 'checking' });
+    const timer = setTimeout(async () => {
+      try {
+        const result = await api.post<ComplianceResult>('/api/trading/compliance-check', request);
+        if (current) setPreview({ state: 'done', key, result });
+      } catch (error) {
+        if (!current) return;
+        if (isSignedOut(error)) return void reload();
+        setPreview({ state: 'failed', message: describeError(error) });
+      }
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [key]);
+  return preview;
+}
