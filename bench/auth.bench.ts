@@ -25,17 +25,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.js';
-import { SoftwareAuthenticator } from '../test/helpers/software-authenticator.js';
-import { mailedLinkTokens } from '../test/helpers/mailbox.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import type { SoftwareAuthenticator } from '../test/helpers/software-authenticator.js';
+import { loadEndpoint, ORIGIN, post, registerAccount, resetSchema, seconds, signIn, type LoadResult } from './bench-client.js';
 import { startBenchServer } from './bench-server.js';
 
-const ORIGIN = 'http://localhost:3000';
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PG_SCHEMA = 'tradelab_bench_auth';
 const root = path.resolve(import.meta.dirname, '..');
@@ -53,46 +48,11 @@ interface CeremonyResult {
   failures: number;
 }
 
-interface LoadResult {
-  dialect: string;
-  subject: string;
-  connections: number;
-  seconds: number;
-  requests_per_second: number;
-  latency_p50_ms: number;
-  latency_p99_ms: number;
-  non_2xx: number;
-  errors: number;
-}
-
-let networkCounter = 0;
-/** A client address from its own /24 for each call. */
-function nextClientAddress(): string {
-  networkCounter += 1;
-  return `10.${(networkCounter >> 8) & 255}.${networkCounter & 255}.9`;
-}
-
-async function post(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; cookie?: string }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      origin: ORIGIN,
-      'x-forwarded-for': nextClientAddress(),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  const cookie = /service_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  return { status: response.status, json: text ? JSON.parse(text) : null, ...(cookie ? { cookie } : {}) };
-}
-
 /** Runs both benchmarks on every configured dialect and writes the report; `bench/run.ts` may call it too. */
 export async function runAuthBench(): Promise<void> {
   const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
   if (postgresUrl) {
-    await resetSchema(postgresUrl);
+    await resetSchema(postgresUrl, PG_SCHEMA);
     setups.push({ dialect: 'postgres', env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: PG_SCHEMA } });
   } else {
     console.warn('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL to benchmark it too.');
@@ -151,26 +111,6 @@ export async function runAuthBench(): Promise<void> {
   console.log('written to bench/results/auth-latest.json');
 }
 
-/** Register → the mailed link (delivered through the real mail job, which mints it) → verified: an account ready to sign in. */
-async function registerAccount(url: string, database: DatabaseHandle, index: number): Promise<SoftwareAuthenticator> {
-  const authenticator = new SoftwareAuthenticator({ origin: ORIGIN, algorithm: 'ES256' });
-  const email = `bench-${index}-${Date.now().toString(36)}@example.com`;
-  const options = await post(`${url}/api/auth/register/options`, { email, display_name: `Bench ${index}` });
-  if (options.status !== 200) throw new Error(`register/options: ${options.status} ${JSON.stringify(options.json)}`);
-  const verified = await post(`${url}/api/auth/register/verify`, authenticator.createCredential(options.json as never));
-  if (verified.status !== 201) throw new Error(`register/verify: ${verified.status} ${JSON.stringify(verified.json)}`);
-  const token = (await mailedLinkTokens(database.db, email, 'verify-email')).at(-1);
-  const confirmed = await fetch(`${url}/api/auth/email/verify?token=${token}`);
-  if (confirmed.status !== 200) throw new Error(`email/verify: ${confirmed.status}`);
-  return authenticator;
-}
-
-async function signIn(url: string, authenticator: SoftwareAuthenticator): Promise<{ status: number; cookie?: string }> {
-  const options = await post(`${url}/api/auth/login/options`);
-  if (options.status !== 200) return { status: options.status };
-  return post(`${url}/api/auth/login/verify`, authenticator.getAssertion(options.json as never));
-}
-
 async function runCeremonies(url: string, dialect: string, clients: SoftwareAuthenticator[]): Promise<CeremonyResult> {
   const latencies: number[] = [];
   let failures = 0;
@@ -216,46 +156,6 @@ async function createSmaStrategy(url: string, cookie: string): Promise<number> {
   );
   if (created.status !== 201) throw new Error(`creating the bench strategy answered ${created.status}: ${JSON.stringify(created.json)}`);
   return (created.json as { id: number }).id;
-}
-
-async function loadEndpoint(
-  url: string,
-  dialect: string,
-  subject: string,
-  pathname: string,
-  headers: Record<string, string>,
-  body?: Record<string, unknown>,
-  vary?: (n: number) => Record<string, unknown>,
-): Promise<LoadResult> {
-  let n = 0;
-  const outcome = await autocannon({
-    url: url + pathname,
-    connections,
-    duration: seconds,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { method: 'POST' as const, body: JSON.stringify(body) }),
-    // A body of its own for each request (autocannon calls this before each one).
-    ...(vary ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify(vary((n += 1))) }) }] } : {}),
-  });
-  return {
-    dialect,
-    subject,
-    connections,
-    seconds,
-    requests_per_second: Math.round(outcome.requests.average),
-    latency_p50_ms: outcome.latency.p50,
-    latency_p99_ms: outcome.latency.p99,
-    non_2xx: outcome.non2xx,
-    errors: outcome.errors + outcome.timeouts,
-  };
-}
-
-async function resetSchema(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`drop schema if exists ${PG_SCHEMA} cascade`);
-  await client.query(`create schema ${PG_SCHEMA}`);
-  await client.end();
 }
 
 function startServer(env: Record<string, string>) {

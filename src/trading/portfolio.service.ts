@@ -1,4 +1,5 @@
 import type { AuthContext } from '../auth/sessions.service.js';
+import { findUserById } from '../auth/users.repo.js';
 import { latestStoredClose } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
@@ -118,7 +119,14 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
     positions: equities,
     options_positions: options,
     realized_pnl: centsToAmount(account ? Number(account.realized_pnl_cents) : 0),
+    trade_cooldown_until: await cooldownUntil(deps, caller),
   };
+}
+
+/** The end of the recovery cooldown while it holds, so the Trade page can say so before an order is refused. */
+async function cooldownUntil(deps: TradingDeps, caller: Caller): Promise<string | null> {
+  const until = (await findUserById(deps.db, caller.userId))?.trade_cooldown_until ?? null;
+  return until !== null && new Date(until).getTime() > deps.clock.now().getTime() ? until : null;
 }
 
 /**

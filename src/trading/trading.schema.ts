@@ -108,6 +108,9 @@ export const Portfolio = Type.Object({
   ),
   options_positions: Type.Array(Type.Object({ symbol: Type.String(), qty: Type.Integer(), avg_price: Type.Number() })),
   realized_pnl: Type.Number(),
+  trade_cooldown_until: Type.Union([Type.String(), Type.Null()], {
+    description: 'While the 72-hour cooldown after a recovery holds, when it ends (ISO 8601); null otherwise',
+  }),
 });
 export type Portfolio = Static<typeof Portfolio>;
 

@@ -128,6 +128,8 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ error: 'trade_cooldown', message: expect.stringContaining(until), until });
     }
+    // The portfolio says so before any order is tried, for the Trade page's banner.
+    expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBe(until);
     const start = clock.now().getTime();
     clock.set(new Date(start + LIFETIMES.tradeCooldown - 1));
     // The session is 12 hours: sign in again, as the trader would.
@@ -135,7 +137,9 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect((await placeOrder(client, equity)).statusCode).toBe(403);
     expect((await placeOptionsOrder(client, options)).statusCode).toBe(403);
     expect(await orderRows(db(), userId)).toEqual([]);
+    expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBe(until);
     clock.advance(1);
+    expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBeNull();
     expect((await placeOrder(client, equity)).statusCode).toBe(201);
     expect((await placeOptionsOrder(client, options)).statusCode).toBe(201);
     clock.set(new Date(start + 1000));

@@ -19,7 +19,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
   afterAll(async () => app.close());
 
   it('starts at 100,000 cash with nothing held', async () => {
-    expect(await portfolioOf(ann.client)).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0 });
+    expect(await portfolioOf(ann.client)).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0, trade_cooldown_until: null });
   });
 
   it('market orders fill at the latest stored close; the portfolio by hand', async () => {
@@ -46,6 +46,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
       positions: [{ symbol: 'AAA', qty: 8, avg_price: 47.25, last_close: 50.1, market_value: 400.8, unrealized_pnl: 22.8 }],
       options_positions: [],
       realized_pnl: 14.25,
+      trade_cooldown_until: null,
     });
   });
 
@@ -171,6 +172,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
         { symbol: 'SPY260417P00500000', qty: -2, avg_price: 0.675 },
       ],
       realized_pnl: 0,
+      trade_cooldown_until: null,
     });
     // Closing the spread for a debit of 0.40: realized 270 − 80 = 190.
     const close = legs.map((leg) => ({ ...leg, side: leg.side === 'buy' ? 'sell' : 'buy' }));
@@ -203,7 +205,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
 
     const reset = await user.client.post('/api/trade-window/portfolio/reset');
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(reset.json()).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0 });
+    expect(reset.json()).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0, trade_cooldown_until: null });
     expect((await user.client.get(`${ORDERS}/${ids[4]}`)).json().status).toBe('canceled');
     expect((await user.client.get(ORDERS)).headers['x-total-count']).toBe('5');
   });

@@ -12,9 +12,10 @@ import type { Portfolio } from './types';
 /**
  * The paper portfolio (`GET /api/trade-window/portfolio`): cash, the part held for resting buys, equity, realized
  * and unrealized P&L, the share and options positions, and a reset (after a question) back to $100,000. Reloaded
- * whenever `version` changes (an order placed, refused or canceled).
+ * whenever `version` changes (an order placed, refused or canceled). It also tells the page whether the recovery
+ * cooldown holds (`trade_cooldown_until`), so the banner shows from the start.
  */
-export function PortfolioSection(props: { version: number; onReset: () => void }) {
+export function PortfolioSection(props: { version: number; onReset: () => void; onCooldown: (until: string | undefined) => void }) {
   const { reload } = useSession();
   const [portfolio, setPortfolio] = useState<Portfolio | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
@@ -36,6 +37,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void }
         if (!current) return;
         setPortfolio(answer);
         setProblem(undefined);
+        props.onCooldown(answer.trade_cooldown_until ?? undefined);
       },
       (error: unknown) => {
         if (!current) return;

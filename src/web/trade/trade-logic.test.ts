@@ -104,6 +104,7 @@ describe('orders and the portfolio in words', () => {
       cash: 0,
       reserved_cash: 0,
       equity: 0,
+      trade_cooldown_until: null,
       realized_pnl: 0,
       options_positions: [],
       positions: pnls.map((pnl, index) => ({ symbol: `S${index}`, qty: 1, avg_price: 1, last_close: null, market_value: null, unrealized_pnl: pnl })),

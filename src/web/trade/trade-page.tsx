@@ -70,7 +70,7 @@ function TradeDesk() {
       {missing && <Notice kind="error">{`${missing} The ticket starts without a strategy.`}</Notice>}
       {!choices && !loadProblem && <p class="muted">Loading your strategies…</p>}
       {choices && <OrderTicket choices={choices} inputs={inputs} onInputs={setInputs} onOrdersChanged={changed} onCooldown={setCooldownUntil} />}
-      <PortfolioSection version={version} onReset={changed} />
+      <PortfolioSection version={version} onReset={changed} onCooldown={setCooldownUntil} />
       <OrderHistory version={version} choices={choices ?? []} onCanceled={changed} />
     </>
   );
