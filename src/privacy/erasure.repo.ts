@@ -28,9 +28,9 @@ export async function revokeAllSessions(db: DbOrTx, userId: string, at: string):
   return rows.map((row) => row.id);
 }
 
-/** Accounts erased before `cutoff`: due for the purge. */
-export async function listUsersErasedBefore(db: DbOrTx, cutoff: string): Promise<{ id: string; email: string; webauthn_user_id: string }[]> {
-  return db.selectFrom('users').select(['id', 'email', 'webauthn_user_id']).where('deleted_at', 'is not', null).where('deleted_at', '<', cutoff).execute();
+/** Accounts erased at or before `cutoff`: due for the purge (at `purge_after` exactly, too). */
+export async function listUsersErasedBy(db: DbOrTx, cutoff: string): Promise<{ id: string; email: string; webauthn_user_id: string }[]> {
+  return db.selectFrom('users').select(['id', 'email', 'webauthn_user_id']).where('deleted_at', 'is not', null).where('deleted_at', '<=', cutoff).execute();
 }
 
 /** The user's audit rows as actor: `actor_user_id` null, the keyed hash in `actor_hash`. */

@@ -14,7 +14,7 @@ import {
   listAuditedCredentialIds,
   listCredentialIds,
   listAuditContextsNaming,
-  listUsersErasedBefore,
+  listUsersErasedBy,
   markUserDeleted,
   pseudonymiseAuditActor,
   pseudonymiseAuditTarget,
@@ -85,7 +85,7 @@ async function purgeErasedAccount(trx: DbOrTx, clock: Clock, user: { id: string;
  */
 export async function purgeErasedAccounts(db: Db, now: Date): Promise<Record<string, number>> {
   const clock = { now: () => now };
-  const due = await listUsersErasedBefore(db, cutoff(now, PRIVACY_RETENTION.erasureCooling));
+  const due = await listUsersErasedBy(db, cutoff(now, PRIVACY_RETENTION.erasureCooling));
   let purged = 0;
   for (const user of due) purged += await db.transaction().execute((trx) => purgeErasedAccount(trx, clock, user));
   return {
