@@ -131,11 +131,14 @@ describeEachDialect('passkey account journeys over HTTP', (database) => {
     expect(renamed.json().label).toBe('Work laptop');
     expect((await second.request('PATCH', '/api/auth/credentials/nope', { label: 'x' })).statusCode).toBe(404);
 
-    // Delete the first passkey: its session dies with it (the phone browser is signed out).
+    // Delete the first passkey: its session is revoked (the phone browser is signed out) and kept as history.
     const deleted = await second.request('DELETE', `/api/auth/credentials/${phone.credentials[0]!.id}`);
     expect(deleted.statusCode).toBe(204);
     expect((await browser.get('/api/auth/session')).statusCode).toBe(401);
-    expect(await db().selectFrom('sessions').select('id').where('id', '=', firstSession).executeTakeFirst()).toBeUndefined();
+    expect(await db().selectFrom('sessions').select(['credential_id', 'revoked_at']).where('id', '=', firstSession).executeTakeFirst()).toEqual({
+      credential_id: null,
+      revoked_at: expect.any(String),
+    });
     expect((await audit('session.revoke')).map((e) => e.target_id)).toContain(firstSession);
     // The last one cannot go.
     const last = await second.request('DELETE', `/api/auth/credentials/${laptopId}`);
