@@ -48,6 +48,7 @@ describeEachDialect('audit log', (db) => {
       target_id: 'sess-42',
       context: expect.any(String),
       at: '2026-03-10T08:15:30.123Z',
+      actor_hash: null,
     });
     expect(JSON.parse(entry!.context!)).toEqual({
       email: 'j***@example.com',
