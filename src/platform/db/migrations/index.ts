@@ -3,6 +3,7 @@ import * as initial from './0001_initial.js';
 import * as barsVersion from './0002_bars_version.js';
 import * as challengeHashOnly from './0003_challenge_hash_only.js';
 import * as outboxLink from './0004_outbox_link.js';
+import * as adminBreach from './0006_admin_breach.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_bars_version': barsVersion,
   '0003_challenge_hash_only': challengeHashOnly,
   '0004_outbox_link': outboxLink,
+  '0006_admin_breach': adminBreach,
 };
