@@ -24,7 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('breach_recipients')
     .addColumn('incident_id', t.uuid, (c) => c.notNull().references('breach_incidents.id').onDelete('cascade'))
     .addColumn('user_id', t.uuid, (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('outbox_id', 'text')
+    .addColumn('outbox_id', t.uuid)
     .addColumn('queued_at', t.timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('breach_recipients_pk', ['incident_id', 'user_id'])
     .execute();
