@@ -13,7 +13,7 @@ import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerAuth } from './auth/auth.plugin.js';
+import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
@@ -24,6 +24,7 @@ import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
 import { fillRestingOrders } from './trading/resting-orders.service.js';
+import { adminRoutes } from './admin/admin.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -94,6 +95,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
   await app.register(tradeWindowRoutes(platform));
+  // Under AUTH_V1=off every /api/admin path already answers 404 (registerAuth).
+  if (config.authV1 !== 'off') await app.register(adminRoutes(authDeps(platform)));
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
