@@ -1,9 +1,10 @@
 import type { Static } from 'typebox';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describeError } from '../api';
 import type { AuditEntry } from '../../admin/admin.schema';
 import { Notice, TextField } from '../ui/form';
 import { NONE } from '../ui/format';
+import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { AdminPage } from './admin-page';
 
 type Entry = Static<typeof AuditEntry>;
@@ -19,28 +20,41 @@ export function AdminAuditPage() {
   return <AdminPage title="Audit log">{() => <AuditSearch />}</AdminPage>;
 }
 
+const NO_FILTER: Filter = { action: '', actor_user_id: '', target_id: '' };
+
 function AuditSearch() {
-  const [filter, setFilter] = useState<Filter>({ action: '', actor_user_id: '', target_id: '' });
-  const [shown, setShown] = useState<{ entries: Entry[]; total: number } | undefined>(undefined);
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  /** The search shown and its page: paging keeps the filters searched, a new search starts at its first page. */
+  const [at, setAt] = useState<{ filter: Filter; offset: number }>({ filter: NO_FILTER, offset: 0 });
+  const [shown, setShown] = useState<{ entries: Entry[]; total: number; offset: number } | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const search = async (current: Filter) => {
+  // Only the latest load may show its answer: a slow one for a search or page already left is dropped.
+  const loads = useRef(0);
+  useEffect(() => {
+    const call = (loads.current += 1);
     setProblem(undefined);
-    const query = new URLSearchParams(Object.entries(current).filter(([, value]) => value.trim() !== '').map(([k, v]) => [k, v.trim()]));
-    try {
-      const { data, headers } = await api.getWithHeaders<Entry[]>(`/api/admin/audit?${query}`);
-      setShown({ entries: data, total: Number(headers.get('x-total-count') ?? data.length) });
-    } catch (error) {
-      setProblem(describeError(error));
-    }
-  };
-  useEffect(() => void search(filter), []);
+    const query = new URLSearchParams(Object.entries(at.filter).filter(([, value]) => value !== ''));
+    query.set('limit', String(PAGE_SIZE));
+    query.set('offset', String(at.offset));
+    api.getWithHeaders<Entry[]>(`/api/admin/audit?${query}`).then(
+      ({ data, headers }) => {
+        if (call !== loads.current) return;
+        if (data.length === 0 && at.offset > 0) return setAt({ ...at, offset: Math.max(0, at.offset - PAGE_SIZE) });
+        setShown({ entries: data, total: Number(headers.get('x-total-count') ?? data.length), offset: at.offset });
+      },
+      (error: unknown) => {
+        if (call === loads.current) setProblem(describeError(error));
+      },
+    );
+  }, [at]);
   return (
     <>
       <form
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          void search(filter);
+          const trimmed = Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value.trim()])) as Filter;
+          setAt({ filter: trimmed, offset: 0 });
         }}
       >
         {FILTERS.map((f) => (
@@ -62,7 +76,7 @@ function AuditSearch() {
         <div class="table-scroll">
           <table class="audit-table">
             <caption>
-              {shown.total} {shown.total === 1 ? 'entry' : 'entries'}, newest first
+              {rangeText({ offset: shown.offset, shown: shown.entries.length, total: shown.total })} {shown.total === 1 ? 'entry' : 'entries'}, newest first
             </caption>
             <thead>
               <tr>
@@ -88,6 +102,9 @@ function AuditSearch() {
             </tbody>
           </table>
         </div>
+      )}
+      {shown && (
+        <Pager label="Pages of the audit log" offset={shown.offset} shown={shown.entries.length} total={shown.total} go={(offset) => setAt({ ...at, offset })} />
       )}
     </>
   );

@@ -1,9 +1,10 @@
 import type { Static } from 'typebox';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describeError } from '../api';
 import type { AdminUser } from '../../admin/admin.schema';
 import { Notice, TextField } from '../ui/form';
 import { formatDay, NONE } from '../ui/format';
+import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { AdminPage } from './admin-page';
 
 type User = Static<typeof AdminUser>;
@@ -15,25 +16,34 @@ export function AdminUsersPage() {
 
 function UsersList() {
   const [q, setQ] = useState('');
-  const [shown, setShown] = useState<{ users: User[]; total: number } | undefined>(undefined);
+  /** The search shown and its page: paging keeps the search, a new search starts at its first page. */
+  const [at, setAt] = useState({ search: '', offset: 0 });
+  const [shown, setShown] = useState<{ users: User[]; total: number; offset: number } | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const load = async (search: string) => {
+  // Only the latest load may show its answer: a slow one for a search or page already left is dropped.
+  const loads = useRef(0);
+  useEffect(() => {
+    const call = (loads.current += 1);
     setProblem(undefined);
-    try {
-      const { data, headers } = await api.getWithHeaders<User[]>(`/api/admin/users?${new URLSearchParams(search ? { q: search } : {})}`);
-      setShown({ users: data, total: Number(headers.get('x-total-count') ?? data.length) });
-    } catch (error) {
-      setProblem(describeError(error));
-    }
-  };
-  useEffect(() => void load(''), []);
+    const query = new URLSearchParams({ ...(at.search ? { q: at.search } : {}), limit: String(PAGE_SIZE), offset: String(at.offset) });
+    api.getWithHeaders<User[]>(`/api/admin/users?${query}`).then(
+      ({ data, headers }) => {
+        if (call !== loads.current) return;
+        if (data.length === 0 && at.offset > 0) return setAt({ ...at, offset: Math.max(0, at.offset - PAGE_SIZE) });
+        setShown({ users: data, total: Number(headers.get('x-total-count') ?? data.length), offset: at.offset });
+      },
+      (error: unknown) => {
+        if (call === loads.current) setProblem(describeError(error));
+      },
+    );
+  }, [at]);
   return (
     <>
       <form
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          void load(q);
+          setAt({ search: q.trim(), offset: 0 });
         }}
       >
         <TextField label="Email contains" type="search" value={q} onInput={(event) => setQ(event.currentTarget.value)} />
@@ -46,11 +56,13 @@ function UsersList() {
         <div class="table-scroll">
           <table>
             <caption>
-              {shown.total} {shown.total === 1 ? 'account' : 'accounts'}
+              {rangeText({ offset: shown.offset, shown: shown.users.length, total: shown.total })} {shown.total === 1 ? 'account' : 'accounts'}
+              {at.search ? ` with “${at.search}” in the email` : ''}
             </caption>
             <thead>
               <tr>
                 <th scope="col">Email</th>
+                <th scope="col">Id</th>
                 <th scope="col">Role</th>
                 <th scope="col">Verified</th>
                 <th scope="col">Passkeys</th>
@@ -63,6 +75,9 @@ function UsersList() {
               {shown.users.map((user) => (
                 <tr key={user.id}>
                   <td>{user.email}</td>
+                  <td>
+                    <code>{user.id}</code>
+                  </td>
                   <td>{user.role}</td>
                   <td>{user.email_verified ? 'yes' : 'no'}</td>
                   <td>{user.passkeys}</td>
@@ -74,6 +89,9 @@ function UsersList() {
             </tbody>
           </table>
         </div>
+      )}
+      {shown && (
+        <Pager label="Pages of accounts" offset={shown.offset} shown={shown.users.length} total={shown.total} go={(offset) => setAt({ ...at, offset })} />
       )}
     </>
   );
