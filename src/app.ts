@@ -13,7 +13,7 @@ import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerAuth } from './auth/auth.plugin.js';
+import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
@@ -24,6 +24,7 @@ import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
 import { fillRestingOrders } from './trading/resting-orders.service.js';
+import { adminRoutes } from './admin/admin.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 
 export interface AppDependencies {
@@ -95,8 +96,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
   await app.register(tradeWindowRoutes(platform));
+  // Under AUTH_V1=off every /api/admin path already answers 404 (registerAuth).
+  if (config.authV1 !== 'off') await app.register(adminRoutes(authDeps(platform)));
   // Data rights exist only with accounts (AUTH_V1=off answers 404 under /api/gdpr).
-  if (config.authV1 !== 'off') await app.register(privacyRoutes(platform), { prefix: '/api/gdpr' });
+  if (config.authV1 !== 'off') await app.register(privacyRoutes(authDeps(platform)), { prefix: '/api/gdpr' });
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));

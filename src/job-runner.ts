@@ -8,6 +8,8 @@ import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './plat
 import type { RecordPurge } from './platform/retention/purge.js';
 import { purgeExpiredAuthRecords } from './auth/auth-retention.js';
 import { mintEmailLinkToken } from './auth/email-links.service.js';
+import { breachNotifyJob, breachSettleJob } from './admin/breach.job.js';
+import { BREACH_NOTIFY_JOB, BREACH_SETTLE_JOB } from './admin/breach.service.js';
 import { purgeErasedAccounts } from './privacy/erasure.service.js';
 import { EXPORT_JOB, exportJob } from './privacy/exports.service.js';
 
@@ -27,6 +29,8 @@ function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close():
   const handlers: JobHandlers = {
     [SEND_MAIL_JOB]: sendMailJob({ db, clock, transport, from: config.mailFrom, mintLinkToken: mintEmailLinkToken }),
     [HOUSEKEEPING_JOB]: housekeepingJob({ db, clock, logger, purges: FEATURE_PURGES }),
+    [BREACH_NOTIFY_JOB]: breachNotifyJob({ db, clock, publicOrigin: config.publicOrigin }),
+    [BREACH_SETTLE_JOB]: breachSettleJob({ db, clock }),
     [EXPORT_JOB]: exportJob({ db, dialect: platform.dialect, clock, config, logger }),
   };
   return { handlers, close: () => transport.close() };

@@ -5,6 +5,7 @@ import type { Ceremony } from '../platform/db/schema.js';
 import { Unauthenticated } from '../platform/errors.js';
 import { constantTimeEqual } from '../platform/ids.js';
 import type { AuthDeps } from './auth-context.js';
+import { isLocalOperator } from './operator.js';
 import { consumeChallenge } from './challenges.service.js';
 import { findCredential, recordCredentialUse, type CredentialRow } from './credentials.repo.js';
 import { findUserById, type UserRow } from './users.repo.js';
@@ -40,6 +41,8 @@ export async function verifyUserAssertion(
   if (boundUserId !== undefined && credential.user_id !== boundUserId) throw authenticationFailed();
   const user = await findUserById(deps.db, credential.user_id);
   if (!user || user.deleted_at !== null) throw authenticationFailed();
+  // The AUTH_V1=off operator never proves anything with a passkey (it should have none; this holds if it had one).
+  if (isLocalOperator(user)) throw authenticationFailed();
   const userHandle = response.response.userHandle;
   // Usernameless sign-in trusts the credential lookup only when the authenticator names the same account.
   if (boundUserId === undefined && typeof userHandle !== 'string') throw authenticationFailed();

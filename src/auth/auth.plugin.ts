@@ -11,13 +11,9 @@ import { registerSessionHooks } from './session-hooks.js';
 /** Paths that exist only with accounts: AUTH_V1=off answers 404 for all of them. */
 const ACCOUNT_PATHS = /^\/api\/(auth|gdpr|admin)(\/|\?|$)/;
 
-/**
- * Passkey accounts: the cookie parser, `requireSession` / `requireRole` for every feature, and the
- * /api/auth routes. Register it before the features that use the hooks.
- * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path.
- */
-export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
-  const deps: AuthDeps = {
+/** What the auth services (and features reusing them, such as the admin step-up) need from the platform. */
+export function authDeps(platform: Platform): AuthDeps {
+  return {
     db: platform.db,
     dialect: platform.dialect,
     clock: platform.clock,
@@ -25,6 +21,15 @@ export async function registerAuth(app: FastifyInstance, platform: Platform): Pr
     rateLimiter: platform.rateLimiter,
     logger: platform.logger,
   };
+}
+
+/**
+ * Passkey accounts: the cookie parser, `requireSession` / `requireRole` for every feature, and the
+ * /api/auth routes. Register it before the features that use the hooks.
+ * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path.
+ */
+export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
+  const deps = authDeps(platform);
   await app.register(fastifyCookie);
   registerSessionHooks(app, deps);
 

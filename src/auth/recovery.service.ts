@@ -9,6 +9,7 @@ import { deleteUserCredentials, findCredential, listCredentials } from './creden
 import { consumeEmailLink } from './email-links.repo.js';
 import { findUsableLink, linkUsed, sendEmailLink } from './email-links.service.js';
 import { LIFETIMES } from './lifetimes.js';
+import { isLocalOperator } from './operator.js';
 import { normaliseEmail, registrationFailed, storeCredential } from './registration.service.js';
 import { listOpenSessionIds, revokeSessions } from './sessions.repo.js';
 import { auditSessionsRevoked, issueSession } from './sessions.service.js';
@@ -32,7 +33,8 @@ export async function startRecovery(deps: AuthDeps, rawEmail: string, client: Cl
   if (!byPrefix.allowed || !byEmail.allowed) return;
   await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, email);
-    if (!user || user.email_verified_at === null || user.deleted_at !== null) return;
+    // The AUTH_V1=off operator is never recoverable: recovery was the HTTP path to its (then admin) account.
+    if (!user || user.email_verified_at === null || user.deleted_at !== null || isLocalOperator(user)) return;
     await sendEmailLink(trx, deps.clock, { userId: user.id, email, purpose: 'recovery', publicOrigin: deps.config.publicOrigin, mail: recoveryMail });
     await appendAudit(trx, deps.clock, {
       actorUserId: null,
@@ -47,7 +49,7 @@ export async function startRecovery(deps: AuthDeps, rawEmail: string, client: Cl
 async function recoveringUser(deps: AuthDeps, token: string): Promise<{ user: UserRow; linkId: string }> {
   const link = await findUsableLink(deps.db, deps.clock, token, ['recovery']);
   const user = await findUserById(deps.db, link.user_id);
-  if (!user || user.deleted_at !== null) throw new NotFound('link_invalid', 'This link is not valid. Ask for a new one.');
+  if (!user || user.deleted_at !== null || isLocalOperator(user)) throw new NotFound('link_invalid', 'This link is not valid. Ask for a new one.');
   return { user, linkId: link.id };
 }
 

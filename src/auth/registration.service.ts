@@ -3,6 +3,7 @@ import { HOUR, isoNow } from '../platform/clock.js';
 import { BadRequest, Forbidden } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { queueMail } from '../platform/mail/outbox.js';
+import { isUndeliverable } from '../platform/mail/send-mail.job.js';
 import type { AuthDeps, ClientInfo } from './auth-context.js';
 import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { findCredential, insertCredential } from './credentials.repo.js';
@@ -18,6 +19,8 @@ export function normaliseEmail(email: string): string {
 
 /** Beta: only allowlisted addresses may register. */
 export function assertMayRegister(deps: AuthDeps, email: string): void {
+  // `.invalid` (RFC 2606) can never be verified, and it names the AUTH_V1=off operator.
+  if (isUndeliverable(email)) throw new BadRequest('email_undeliverable', 'Mail to this address cannot be delivered.');
   if (deps.config.authV1 === 'beta' && !deps.config.authBetaAllowlist.includes(email)) {
     throw new Forbidden('registration_closed', 'Registration is open to invited addresses only during the beta.');
   }

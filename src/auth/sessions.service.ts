@@ -5,6 +5,7 @@ import { unauthenticated } from '../platform/errors.js';
 import { newToken, sha256Hex } from '../platform/ids.js';
 import type { AuthDeps, ClientInfo } from './auth-context.js';
 import { LIFETIMES } from './lifetimes.js';
+import { isLocalOperator } from './operator.js';
 import { findSessionWithUser, insertSession, revokeSession, rollSession } from './sessions.repo.js';
 
 /** The signed-in caller, as hooks attach it to the request. */
@@ -64,6 +65,8 @@ export async function resolveSession(deps: AuthDeps, cookie: string | undefined)
   const row = await findSessionWithUser(deps.db, sha256Hex(cookie));
   // A session whose passkey was removed is revoked in the same transaction; the null check is a second lock on that door.
   if (!row || row.revoked_at !== null || row.credential_id === null || row.expires_at <= isoNow(deps.clock) || row.deleted_at !== null) return null;
+  // The AUTH_V1=off operator has no session outside `off`, even one left over from before migration 0006.
+  if (isLocalOperator(row)) return null;
   return {
     userId: row.user_id,
     email: row.email,

@@ -10,7 +10,13 @@ describe('parseOccSymbol', () => {
     ['F260417C00012500', { root: 'F', expiry: '2026-04-17', type: 'call', strike: 12.5 }],
     ['GOOGL1280229C00150125', { root: 'GOOGL1', expiry: '2028-02-29', type: 'call', strike: 150.125 }],
   ])('reads %s', (symbol, parts) => {
-    expect(parseOccSymbol(symbol)).toEqual({ symbol, ...parts });
+    expect(parseOccSymbol(symbol)).toEqual({ symbol: symbol.replace(/ /g, ''), ...parts });
+  });
+
+  it('gives the compact form for the padded one, so both spellings name one contract', () => {
+    expect(parseOccSymbol('SPY   261218C00450000')?.symbol).toBe('SPY261218C00450000');
+    expect(parseOccSymbol('AAPL  270115C00002500')?.symbol).toBe('AAPL270115C00002500');
+    expect(parseOccSymbol('SPY261218C00450000')?.symbol).toBe('SPY261218C00450000');
   });
 
   it.each([

@@ -1,10 +1,11 @@
 /**
  * OCC option symbols (the OSI format): root (1–6 characters), expiry YYMMDD, C or P, strike × 1000 in 8 digits.
  * `SPY261218C00450000` is the SPY call of 18 Dec 2026 at 450. The 21-character form pads the root to six
- * characters with spaces (`SPY   261218C00450000`); both are read. Pure: no I/O.
+ * characters with spaces (`SPY   261218C00450000`); both are read, and `symbol` is always the compact form (positions
+ * are keyed by it, so the two spellings are one contract). Pure: no I/O.
  */
 export interface OccOption {
-  /** The symbol as given. */
+  /** The compact form (`root` + tail, no padding) whichever form was given: one contract, one symbol. */
   readonly symbol: string;
   readonly root: string;
   /** `YYYY-MM-DD`. */
@@ -26,14 +27,15 @@ export function parseOccSymbol(text: string): OccOption | null {
   // Spaces only as the padding of the 21-character form, after the root.
   const root = head.includes(' ') ? (text.length === PADDED_LENGTH ? head.trimEnd() : '') : head;
   if (!ROOT.test(root)) return null;
-  const match = TAIL.exec(text.slice(-TAIL_LENGTH));
+  const tail = text.slice(-TAIL_LENGTH);
+  const match = TAIL.exec(tail);
   if (!match) return null;
   const [, yy, mm, dd, kind, strikeDigits] = match as unknown as [string, string, string, string, 'C' | 'P', string];
   const expiry = `20${yy}-${mm}-${dd}`;
   if (!isCalendarDate(expiry)) return null;
   const strike = Number(strikeDigits) / 1000;
   if (strike <= 0) return null;
-  return { symbol: text, root, expiry, type: kind === 'C' ? 'call' : 'put', strike };
+  return { symbol: `${root}${tail}`, root, expiry, type: kind === 'C' ? 'call' : 'put', strike };
 }
 
 function isCalendarDate(date: string): boolean {

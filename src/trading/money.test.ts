@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyTrade, FLAT, immediateFillPrice, restingFill, splitOverLegs, type Holding } from './fills.js';
-import { amountCents, averagePrice, proportionalCents, STARTING_CASH_CENTS } from './money.js';
+import { amountCents, averagePrice, MoneyOutOfRange, proportionalCents, safeCents, STARTING_CASH_CENTS } from './money.js';
 
 describe('amountCents: qty × price exactly, rounded half away from zero to the cent', () => {
   it.each([
@@ -106,5 +106,15 @@ describe('positions: golden table worked by hand', () => {
     expect(Number.isSafeInteger(cash)).toBe(true);
     // Every trade flat again: cash moved by exactly the realized P&L, to the cent.
     expect(cash - STARTING_CASH_CENTS).toBe(realized);
+  });
+});
+
+describe('amounts beyond 2^53 cents', () => {
+  it('are MoneyOutOfRange (the placement answers 422 amount_out_of_range), never a silently inexact number', () => {
+    expect(() => amountCents(1000, 1e9, 100)).toThrow(MoneyOutOfRange);
+    expect(() => proportionalCents(Number.MAX_SAFE_INTEGER, 3, 2)).toThrow(MoneyOutOfRange);
+    expect(safeCents(Number.MAX_SAFE_INTEGER, 'cash')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => safeCents(Number.MAX_SAFE_INTEGER + 1, 'cash')).toThrow(MoneyOutOfRange);
+    expect(() => safeCents(-Number.MAX_SAFE_INTEGER - 2, 'cash')).toThrow(MoneyOutOfRange);
   });
 });

@@ -7,6 +7,15 @@
 
 export const STARTING_CASH_CENTS = 10_000_000;
 
+/** An amount of cents beyond 2^53 (exact integers end there): the placement answers it 422 `amount_out_of_range`. */
+export class MoneyOutOfRange extends RangeError {}
+
+/** `value` when it is a safe integer of cents, else MoneyOutOfRange (cash, a cost basis or realized P&L would stop being exact). */
+export function safeCents(value: number, what: string): number {
+  if (!Number.isSafeInteger(value)) throw new MoneyOutOfRange(`${what} beyond 2^53 cents`);
+  return value;
+}
+
 /** qty × price × multiplier in whole cents (negative for a negative price), rounded half away from zero. */
 export function amountCents(qty: number, price: number, multiplier = 1): number {
   if (!Number.isSafeInteger(qty) || !Number.isSafeInteger(multiplier)) throw new RangeError('qty and multiplier are integers');
@@ -57,7 +66,6 @@ function divideRounded(numerator: bigint, denominator: bigint): bigint {
 }
 
 function toSafeNumber(value: bigint): number {
-  const number = Number(value);
-  if (!Number.isSafeInteger(number)) throw new RangeError('amount beyond 2^53 cents');
-  return number;
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new MoneyOutOfRange('amount beyond 2^53 cents');
+  return Number(value);
 }

@@ -3,6 +3,8 @@ import type { ComplianceRequest } from '../compliance/compliance.schema.js';
 import type { OptionLeg } from '../compliance/compliance-rules.js';
 import { sha256Hex } from '../platform/ids.js';
 import { BadRequest } from '../platform/errors.js';
+import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
+import { money } from '../compliance/compliance-rules.js';
 import type { PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
 
 /** A validated order request: what is stored of it, what the compliance rules see, and the key to retry it by. */
@@ -20,11 +22,27 @@ export interface OrderDraft {
   readonly clientFlags: { readonly checked: boolean | null; readonly compliant: boolean | null };
   /** What the compliance rules evaluate (the same request the compliance check takes). */
   readonly compliance: ComplianceRequest;
-  /** SHA-256 of the route and the canonical body: the same key with another body is a conflict. */
+  /** SHA-256 of the route and the normalised body (defaults filled, OCC symbols compact): the same key with another order is a conflict. */
   readonly requestHash: string;
 }
 
-/** `POST orders`: 400 for a malformed ticker, a limit order without `limit_price`, a market order with one. */
+/**
+ * The most an order may be worth, in cents: qty × |price| × multiplier (10 billion dollars). Far beyond any paper
+ * account, and it keeps every amount of an order, and sums of many, inside the safe integers of cents.
+ */
+export const MAX_NOTIONAL_CENTS = 1e12;
+
+function checkNotional(qty: number, price: number, multiplier: number, field: string): void {
+  // A double is exact enough here: the bound is a sanity limit, not money that is booked.
+  const cents = qty * Math.abs(price) * multiplier * 100;
+  if (cents > MAX_NOTIONAL_CENTS) {
+    throw new BadRequest('validation_failed', `The order is worth ${money(cents / 100)} (qty × price${multiplier === 1 ? '' : ` × ${multiplier}`}); at most ${money(MAX_NOTIONAL_CENTS / 100)} per order.`, [
+      { field, message: 'makes the order worth more than the maximum' },
+    ]);
+  }
+}
+
+/** `POST orders`: 400 for a malformed ticker, a limit order without `limit_price`, a market order with one, a limit order worth more than the maximum. */
 export function equityDraft(body: PlaceOrderBody): OrderDraft {
   const orderType = body.order_type ?? 'market';
   if (orderType === 'limit' && body.limit_price === undefined) {
@@ -42,6 +60,7 @@ export function equityDraft(body: PlaceOrderBody): OrderDraft {
     ...(body.limit_price !== undefined ? { price: body.limit_price } : {}),
   };
   tradeOf(compliance);
+  if (body.limit_price !== undefined) checkNotional(body.qty, body.limit_price, 1, 'body.limit_price');
   return {
     kind: 'equity',
     symbol: body.symbol,
@@ -50,14 +69,17 @@ export function equityDraft(body: PlaceOrderBody): OrderDraft {
     orderType,
     limitPrice: body.limit_price ?? null,
     legs: [],
-    ...common(body, 'equity'),
+    // Hashed as normalised: omitting order_type and sending "market" are one request.
+    ...common({ ...body, order_type: orderType }, 'equity'),
     compliance,
   };
 }
 
 /**
- * `POST options-orders`: 400 for a malformed underlying or leg, or a leg on another underlying. The side is the
- * net price's: a debit (≥ 0) buys the structure, a credit sells it; the rules see the price as quoted (positive).
+ * `POST options-orders`: 400 for a malformed underlying or leg, a leg on another underlying, a net price whose sign
+ * the legs cannot have (all legs bought for a credit, all sold for a debit), or an order worth more than the maximum.
+ * The side is the net price's: a debit (≥ 0) buys the structure, a credit sells it; the rules see the price as
+ * quoted (positive).
  */
 export function optionsDraft(body: PlaceOptionsOrderBody): OrderDraft {
   const side = body.net_price < 0 ? 'sell' : 'buy';
@@ -78,6 +100,18 @@ export function optionsDraft(body: PlaceOptionsOrderBody): OrderDraft {
       ]);
     }
   });
+  if (body.legs.every((leg) => leg.side === 'buy') && body.net_price < 0) {
+    throw new BadRequest('validation_failed', `Every leg is bought, so the order is a debit: net_price must be ≥ 0, not ${body.net_price}.`, [
+      { field: 'body.net_price', message: 'is a credit for legs that are all bought' },
+    ]);
+  }
+  if (body.legs.every((leg) => leg.side === 'sell') && body.net_price > 0) {
+    throw new BadRequest('validation_failed', `Every leg is sold, so the order is a credit: net_price must be ≤ 0, not ${body.net_price}.`, [
+      { field: 'body.net_price', message: 'is a debit for legs that are all sold' },
+    ]);
+  }
+  checkNotional(body.qty, body.net_price, CONTRACT_MULTIPLIER, 'body.net_price');
+  const legs = trade.legs.map((leg, index) => ({ ...leg, ratio: body.legs[index]!.ratio }));
   return {
     kind: 'options',
     symbol: body.underlying,
@@ -85,8 +119,9 @@ export function optionsDraft(body: PlaceOptionsOrderBody): OrderDraft {
     qty: body.qty,
     orderType: 'limit',
     limitPrice: body.net_price,
-    legs: trade.legs.map((leg, index) => ({ ...leg, ratio: body.legs[index]!.ratio })),
-    ...common(body, 'options'),
+    legs,
+    // Hashed as normalised: the legs' OCC symbols in their compact form.
+    ...common({ ...body, legs: legs.map((leg) => ({ symbol: leg.symbol, side: leg.side, ratio: leg.ratio })) }, 'options'),
     compliance,
   };
 }

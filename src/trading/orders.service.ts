@@ -7,16 +7,17 @@ import { latestStoredBar } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
-import { Conflict } from '../platform/errors.js';
+import { Conflict, Unprocessable } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { immediateFillPrice, splitOverLegs } from './fills.js';
-import { amountCents, centsToAmount } from './money.js';
+import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
+import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js';
 import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
 import { orderView, refusalOf } from './order-view.js';
 import { findOrderByClientId, insertOrder, type OrderRow } from './orders.repo.js';
-import { bookFill, openAccount, reservations, sharesHeld, type TradingDeps } from './portfolio.service.js';
+import { bookFill, openAccount, reservations, sharesHeld, type Reservations, type TradingDeps } from './portfolio.service.js';
 import type { AccountRow } from './portfolio.repo.js';
 import type { Order, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
 
@@ -39,44 +40,54 @@ export async function placeOptionsOrder(deps: TradingDeps, caller: Caller, body:
 }
 
 /**
- * DESIGN's order of refusals after validation (the drafts): the recovery cooldown (403, nothing stored), then in
- * one transaction holding the account's lock: a retry by `client_order_id` (the first answer again, 409 for another
- * body), the strategy (404 when not the caller's), the compliance rules when enforcement is on, the price, the
- * funds or shares. A refusal from the rules on is stored as a rejected order and answered 422.
+ * DESIGN's order of refusals after validation (the drafts), in one transaction holding the account's lock: a retry
+ * by `client_order_id` first (the first answer again, 409 for another body; a replay places nothing, so the cooldown
+ * does not refuse it), then the recovery cooldown (403, nothing stored), the strategy (404 when not the caller's),
+ * the compliance rules when enforcement is on, the price, the funds or shares. A refusal from the rules on is stored
+ * as a rejected order and answered 422. An amount beyond the exact integers of cents is 422 `amount_out_of_range`
+ * (nothing stored), never a 500.
  */
 async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Promise<OrderAnswer> {
-  const cooldown = await cooldownRefusal(deps, caller);
-  if (cooldown) return cooldown;
-  return deps.db.transaction().execute(async (trx) => {
-    const account = await openAccount(trx, deps, caller.userId);
-    if (draft.clientOrderId !== null) {
-      const first = await findOrderByClientId(trx, caller.userId, draft.clientOrderId);
-      if (first) return replay(first, draft);
-    }
-    const placing = new Placing(deps, trx, caller, draft, account);
-    let verdict = draft.clientFlags;
-    if (draft.strategyId !== null) {
-      if (deps.config.flagTradeWindowComplianceEnforcement) {
-        const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, draft.compliance);
-        verdict = { checked: true, compliant: result.compliant };
-        if (!result.compliant) {
-          const count = result.violations.length === 1 ? 'a rule' : `${result.violations.length} rules`;
-          return placing.reject(verdict, 'compliance_violation', `The order breaks ${count} of strategy "${result.strategy.name}".`, result.violations);
-        }
-      } else {
-        await loadOwnStrategy(trx, caller, draft.strategyId);
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const account = await openAccount(trx, deps, caller.userId);
+      if (draft.clientOrderId !== null) {
+        const first = await findOrderByClientId(trx, caller.userId, draft.clientOrderId);
+        if (first) return replay(first, draft);
       }
-    } else if (deps.config.flagTradeWindowComplianceEnforcement) {
-      verdict = { checked: null, compliant: null };
+      const cooldown = await cooldownRefusal(deps, trx, caller);
+      if (cooldown) return cooldown;
+      const placing = new Placing(deps, trx, caller, draft, account);
+      let verdict = draft.clientFlags;
+      if (draft.strategyId !== null) {
+        if (deps.config.flagTradeWindowComplianceEnforcement) {
+          const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, draft.compliance);
+          verdict = { checked: true, compliant: result.compliant };
+          if (!result.compliant) {
+            const count = result.violations.length === 1 ? 'a rule' : `${result.violations.length} rules`;
+            return placing.reject(verdict, 'compliance_violation', `The order breaks ${count} of strategy "${result.strategy.name}".`, result.violations);
+          }
+        } else {
+          await loadOwnStrategy(trx, caller, draft.strategyId);
+        }
+      } else if (deps.config.flagTradeWindowComplianceEnforcement) {
+        verdict = { checked: null, compliant: null };
+      }
+      return draft.kind === 'equity' ? placing.equity(verdict) : placing.options(verdict);
+    });
+  } catch (error) {
+    if (error instanceof MoneyOutOfRange) {
+      throw new Unprocessable('amount_out_of_range', 'The order would take an amount of cash, a cost or a P&L beyond what is kept exact to the cent (2^53 cents); nothing was placed.');
     }
-    return draft.kind === 'equity' ? placing.equity(verdict) : placing.options(verdict);
-  });
+    throw error;
+  }
 }
 
-async function cooldownRefusal(deps: TradingDeps, caller: Caller): Promise<OrderAnswer | null> {
-  const until = (await findUserById(deps.db, caller.userId))?.trade_cooldown_until ?? null;
+/** The cooldown, read inside the account-locked transaction (an attempt is audited there, without an order). */
+async function cooldownRefusal(deps: TradingDeps, trx: DbOrTx, caller: Caller): Promise<OrderAnswer | null> {
+  const until = (await findUserById(trx, caller.userId))?.trade_cooldown_until ?? null;
   if (until === null || new Date(until).getTime() <= deps.clock.now().getTime()) return null;
-  await appendAudit(deps.db, deps.clock, { actorUserId: caller.userId, action: 'order.reject', targetKind: 'order', context: { reason: 'trade_cooldown', until } });
+  await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'order.reject', targetKind: 'order', context: { reason: 'trade_cooldown', until } });
   return {
     status: 403,
     body: { error: 'trade_cooldown', message: `Your passkeys were reset by recovery: no order can be placed until ${until}.`, until },
@@ -111,7 +122,7 @@ class Placing {
     const reserved = await reservations(trx, this.caller.userId);
     if (draft.side === 'buy') {
       const needed = amountCents(draft.qty, fillPrice ?? draft.limitPrice!);
-      const refusal = this.fundsRefusal(verdict, needed, reserved.cashCents);
+      const refusal = this.fundsRefusal(verdict, needed, reserved);
       if (refusal) return refusal;
     } else {
       const free = (await sharesHeld(trx, this.caller.userId, draft.symbol)) - (reserved.shares.get(draft.symbol) ?? 0);
@@ -131,9 +142,31 @@ class Placing {
     const expired = draft.legs.find((leg) => calendarDaysBetween(today, leg.expiry) < 0);
     if (expired) return this.reject(verdict, 'option_expired', `Leg ${expired.symbol} expired on ${expired.expiry}; an expired contract cannot be traded.`);
     const net = amountCents(draft.qty, draft.limitPrice!, CONTRACT_MULTIPLIER);
-    if (net > 0) {
-      const refusal = this.fundsRefusal(verdict, net, (await reservations(this.trx, this.caller.userId)).cashCents);
-      if (refusal) return refusal;
+    const changes = draft.legs.map((leg) => ({ symbol: leg.symbol, qty: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio }));
+    const reserved = await reservations(this.trx, this.caller.userId);
+    const after = holdingsAfter(reserved.contracts, changes);
+    // No naked options: every contract sold closes a held one or is covered by one bought (a vertical spread).
+    const uncovered = uncoveredShort(after, draft.legs.filter((leg) => leg.side === 'sell').map((leg) => leg.symbol));
+    if (uncovered) {
+      const what = `${uncovered.root} ${uncovered.type}s of ${uncovered.expiry}`;
+      return this.reject(
+        verdict,
+        'insufficient_position',
+        `After the order you would be short ${uncovered.sold} ${what} against ${uncovered.bought} long: a sold contract must close one you hold or be covered by one bought of the same underlying, expiry and type (no naked options, no margin).`,
+      );
+    }
+    // The debit, plus what the spreads' maximum loss holds back after the order less what it holds now (a credit
+    // received stays held until the spread closes).
+    const collateralAfter = collateralCents(after, CONTRACT_MULTIPLIER);
+    const needed = BigInt(net) + collateralAfter - BigInt(reserved.collateralCents);
+    const available = BigInt(Number(this.account.cash_cents) - reserved.cashCents);
+    if (needed > 0n && needed > available) {
+      const held = collateralAfter > 0n ? ` (the debit or credit plus ${money(Number(collateralAfter) / 100)} held against the spreads' maximum loss while they are open)` : '';
+      return this.reject(
+        verdict,
+        'insufficient_funds',
+        `The order needs ${money(Number(needed) / 100)}${held}; available cash is ${money(centsToAmount(Number(available)))}. No margin.`,
+      );
     }
     const shares = splitOverLegs(net, draft.legs.map((leg) => leg.ratio));
     const bookings = draft.legs.map((leg, index) => ({
@@ -145,10 +178,14 @@ class Placing {
     return this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
   }
 
-  private fundsRefusal(verdict: Verdict, neededCents: number, reservedCents: number): Promise<OrderAnswer> | null {
-    const available = Number(this.account.cash_cents) - reservedCents;
+  private fundsRefusal(verdict: Verdict, neededCents: number, reserved: Reservations): Promise<OrderAnswer> | null {
+    const available = Number(this.account.cash_cents) - reserved.cashCents;
     if (neededCents <= available) return null;
-    const held = reservedCents > 0 ? ` (${money(centsToAmount(reservedCents))} is held for resting buys)` : '';
+    const holds = [
+      ...(reserved.restingCents > 0 ? [`${money(centsToAmount(reserved.restingCents))} is held for resting buys`] : []),
+      ...(reserved.collateralCents > 0 ? [`${money(centsToAmount(reserved.collateralCents))} against open option spreads`] : []),
+    ];
+    const held = holds.length > 0 ? ` (${holds.join(', ')})` : '';
     return this.reject(
       verdict,
       'insufficient_funds',

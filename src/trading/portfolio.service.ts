@@ -7,8 +7,9 @@ import type { Config } from '../platform/config.js';
 import type { Db, DbOrTx, DialectName } from '../platform/db/database.js';
 import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { applyTrade, FLAT } from './fills.js';
-import { amountCents, averagePrice, centsToAmount, STARTING_CASH_CENTS } from './money.js';
-import { listUserRestingOrders, markCanceled, type OrderRow } from './orders.repo.js';
+import { amountCents, averagePrice, centsToAmount, safeCents, STARTING_CASH_CENTS } from './money.js';
+import { collateralCents, type ContractHolding } from './option-risk.js';
+import { listUserRestingOrders, markCanceled } from './orders.repo.js';
 import {
   deletePosition,
   deletePositions,
@@ -46,19 +47,36 @@ export async function openAccount(trx: DbOrTx, deps: Pick<TradingDeps, 'dialect'
   return lockAccount(trx, userId, deps.dialect);
 }
 
-/** What the user's resting orders hold back: cash for limit buys (qty × limit, to the cent), shares for limit sells. */
-export async function reservations(db: DbOrTx, userId: string): Promise<{ cashCents: number; shares: Map<string, number> }> {
-  return reservationsOf(await listUserRestingOrders(db, userId));
+/** What the user's cash and shares must keep back. */
+export interface Reservations {
+  /** All cash held back: `restingCents` + `collateralCents`. */
+  readonly cashCents: number;
+  /** Cash for resting limit buys (qty × limit, to the cent). */
+  readonly restingCents: number;
+  /** Cash held against the open option positions' maximum loss (`collateralCents` of option-risk.ts). */
+  readonly collateralCents: number;
+  /** Option positions held, per compact OCC symbol (signed contracts). */
+  readonly contracts: readonly ContractHolding[];
+  /** Shares held back for resting limit sells. */
+  readonly shares: Map<string, number>;
 }
 
-function reservationsOf(resting: readonly OrderRow[]): { cashCents: number; shares: Map<string, number> } {
-  let cashCents = 0;
+/**
+ * What the user's cash and shares hold back: cash for resting limit buys, cash against the maximum loss of the open
+ * option spreads (until they close), shares for resting limit sells.
+ */
+export async function reservations(db: DbOrTx, userId: string): Promise<Reservations> {
+  const resting = await listUserRestingOrders(db, userId);
+  const positions = await listPositions(db, userId);
+  let restingCents = 0;
   const shares = new Map<string, number>();
   for (const order of resting) {
-    if (order.side === 'buy') cashCents += amountCents(order.qty, order.limit_price ?? 0);
+    if (order.side === 'buy') restingCents = safeCents(restingCents + amountCents(order.qty, order.limit_price ?? 0), 'reserved cash');
     else shares.set(order.symbol, (shares.get(order.symbol) ?? 0) + order.qty);
   }
-  return { cashCents, shares };
+  const contracts = positions.filter((p) => p.asset_class === 'option').map((p) => ({ symbol: p.symbol, qty: Number(p.qty) }));
+  const collateral = safeCents(Number(collateralCents(contracts, CONTRACT_MULTIPLIER)), 'option collateral');
+  return { cashCents: safeCents(restingCents + collateral, 'reserved cash'), restingCents, collateralCents: collateral, contracts, shares };
 }
 
 /** Shares of `symbol` the user holds. */
@@ -75,8 +93,10 @@ export async function bookFill(trx: DbOrTx, clock: Clock, account: AccountRow, b
     const row = await findPosition(trx, account.user_id, booking.symbol);
     const held = row ? { qty: Number(row.qty), costCents: Number(row.cost_cents) } : FLAT;
     const { holding, realizedCents } = applyTrade(held, booking.delta, booking.paidCents);
-    cash -= booking.paidCents;
-    realized += realizedCents;
+    cash = safeCents(cash - booking.paidCents, 'cash');
+    realized = safeCents(realized + realizedCents, 'realized P&L');
+    safeCents(holding.costCents, 'a cost basis');
+    safeCents(holding.qty, 'a position');
     if (holding.qty === 0) await deletePosition(trx, account.user_id, booking.symbol);
     else await upsertPosition(trx, { user_id: account.user_id, symbol: booking.symbol, asset_class: booking.assetClass, qty: holding.qty, cost_cents: holding.costCents, updated_at: now });
   }

@@ -94,7 +94,7 @@ export type OrderIdParams = Static<typeof OrderIdParams>;
 
 export const Portfolio = Type.Object({
   cash: Type.Number({ description: 'All cash, reserved included (dollars, exact to the cent)' }),
-  reserved_cash: Type.Number({ description: 'Held for resting limit buys (qty × limit)' }),
+  reserved_cash: Type.Number({ description: 'Held for resting limit buys (qty × limit) and against open option spreads (their maximum loss)' }),
   equity: Type.Number({ description: 'cash + shares at their latest close + option legs at cost' }),
   positions: Type.Array(
     Type.Object({

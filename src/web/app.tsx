@@ -17,6 +17,9 @@ const LibraryPage = lazyPage(() => import('./library/library-page').then((module
 const NewStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.NewStrategyPage));
 const EditStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.EditStrategyPage));
 const LibraryBacktestPage = lazyPage(() => import('./library/backtest-page').then((module) => module.LibraryBacktestPage));
+const AdminUsersPage = lazyPage(() => import('./admin/users-page').then((module) => module.AdminUsersPage));
+const AdminAuditPage = lazyPage(() => import('./admin/audit-page').then((module) => module.AdminAuditPage));
+const AdminIncidentsPage = lazyPage(() => import('./admin/incidents-page').then((module) => module.AdminIncidentsPage));
 const CompliancePage = lazyPage(() => import('./library/compliance-page').then((module) => module.CompliancePage));
 const TradePage = lazyPage(() => import('./trade/trade-page').then((module) => module.TradePage));
 
@@ -41,6 +44,9 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/library/backtest': { title: 'Backtest a strategy', page: LibraryBacktestPage },
   '/compliance': { title: 'Check a trade', page: CompliancePage },
   '/trade': { title: 'Trade', page: TradePage },
+  '/admin/users': { title: 'Admin: users', page: AdminUsersPage },
+  '/admin/audit': { title: 'Admin: audit log', page: AdminAuditPage },
+  '/admin/incidents': { title: 'Admin: breach incidents', page: AdminIncidentsPage },
 };
 
 export function App() {
@@ -87,6 +93,11 @@ function Header() {
         {session && (
           <Link href="/devices" {...current('/devices')}>
             Passkeys
+          </Link>
+        )}
+        {session?.role === 'admin' && (
+          <Link href="/admin/users" {...(path.startsWith('/admin/') ? { 'aria-current': 'page' as const } : {})}>
+            Admin
           </Link>
         )}
         {session === null && (

@@ -22,6 +22,7 @@ const PURE_CODE = [
   'src/compliance/occ-symbol.ts',
   'src/trading/money.ts',
   'src/trading/fills.ts',
+  'src/trading/option-risk.ts',
 ];
 
 const FEATURES = ['auth', 'admin', 'backtest', 'cli', 'compliance', 'health', 'market', 'privacy', 'strategies', 'trading', 'web'];

@@ -12,6 +12,7 @@ import { latestLinkToken, newAuthenticator, signedInAccount, signIn, type Signed
 import { HttpClient } from '../helpers/http-client.js';
 import { createStrategy, FULL_STRATEGY } from '../strategies/library-kit.js';
 import { bar, placeOrder, seedBars } from '../trading/trading-kit.js';
+import { signedInAdmin } from '../admin/admin-kit.js';
 import { GDPR, rowsNaming, runExportJobs, stepUpAssertion } from './privacy-kit.js';
 
 describeEachDialect('data rights: the purge 30 days after erasure', (database) => {
@@ -75,6 +76,13 @@ describeEachDialect('data rights: the purge 30 days after erasure', (database) =
     expect(hashed.every((row) => row.actor_user_id === null)).toBe(true);
     expect(hashed.map((row) => row.action)).toEqual(expect.arrayContaining(['user.register', 'session.issue', 'dsr.export', 'user.erase', 'credential.delete']));
     expect(await db().selectFrom('audit_entries').select('id').where('target_id', '=', hash).execute()).not.toEqual([]);
+
+    // The admin audit view shows (and filters by) the hash where the id was.
+    const admin = await signedInAdmin(app, db(), clock);
+    const view = await admin.client.get(`/api/admin/audit?actor_user_id=${hash}&limit=200`);
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json().map((e: { id: number }) => e.id).sort()).toEqual(hashed.map((row) => Number(row.id)).sort());
+    expect(view.json().every((e: { actor_user_id: string }) => e.actor_user_id === hash)).toBe(true);
 
     // Bob is untouched; a second run finds nothing to do.
     expect(await rowsNaming(db(), lasting, bob.identifiers)).toEqual(bobBefore);

@@ -161,10 +161,11 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
     const credit = await placeOptionsOrder(user.client, { underlying: 'SPY', legs, qty: 2, net_price: -1.35 });
     expect(credit.statusCode, credit.body).toBe(201);
     expect(credit.json()).toMatchObject({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, order_type: 'limit', limit_price: -1.35, fill_price: -1.35, status: 'filled', legs });
-    // A credit of 2 × 1.35 × 100 = 270.00, split over the two legs.
+    // A credit of 2 × 1.35 × 100 = 270.00, split over the two legs; the spread's width (10 × 100 × 2 = 2,000) is held
+    // while it is open, so buying power is 100,270 − 2,000: the maximum loss, 1,730, is not spendable.
     expect(await portfolioOf(user.client)).toEqual({
       cash: 100270,
-      reserved_cash: 0,
+      reserved_cash: 2000,
       equity: 100000,
       positions: [],
       options_positions: [
@@ -177,7 +178,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
     // Closing the spread for a debit of 0.40: realized 270 − 80 = 190.
     const close = legs.map((leg) => ({ ...leg, side: leg.side === 'buy' ? 'sell' : 'buy' }));
     expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 2, net_price: 0.4 })).json()).toMatchObject({ side: 'buy', status: 'filled' });
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100190, equity: 100190, options_positions: [], realized_pnl: 190 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100190, reserved_cash: 0, equity: 100190, options_positions: [], realized_pnl: 190 });
 
     const expired = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [{ symbol: 'SPY260306C00500000', side: 'buy', ratio: 1 }], qty: 1, net_price: 1 });
     expect(expired.statusCode).toBe(422);

@@ -249,6 +249,16 @@ export interface BreachIncidentsTable {
   authority_deadline_at: Timestamp;
   notified_at: Timestamp | null;
   created_at: Timestamp;
+  /** JSON: `"all"` or an array of user ids (null for incidents recorded before 0006). */
+  affected: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One row per person an incident's mail was queued for: the key that stops a second mail. */
+export interface BreachRecipientsTable {
+  incident_id: string;
+  user_id: string;
+  outbox_id: string | null;
+  queued_at: Timestamp;
 }
 
 export interface RateLimitCountersTable {
@@ -274,6 +284,7 @@ export interface Database {
   orders: OrdersTable;
   data_exports: DataExportsTable;
   breach_incidents: BreachIncidentsTable;
+  breach_recipients: BreachRecipientsTable;
   rate_limit_counters: RateLimitCountersTable;
   hash_keys: HashKeysTable;
 }

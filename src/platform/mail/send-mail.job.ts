@@ -11,6 +11,11 @@ import { LINK_TOKEN_PLACEHOLDER, type MintLinkToken } from './link-token.js';
  * the token never rests in the database (only its hash does); a link already used, expired or gone is not mailed. Once delivered, the bodies
  * are blanked: the words are personal data we no longer need.
  */
+/** An address no mail may go to: the reserved `.invalid` top-level domain. */
+export function isUndeliverable(address: string): boolean {
+  return /\.invalid>?$/i.test(address.trim());
+}
+
 export function sendMailJob(deps: {
   db: Db;
   clock: Clock;
@@ -22,7 +27,9 @@ export function sendMailJob(deps: {
     const { outboxId } = job.payload as { outboxId: string };
     const mail = await deps.db.selectFrom('mail_outbox').selectAll().where('id', '=', outboxId).executeTakeFirst();
     if (!mail || mail.sent_at) return;
-    const token = mail.link_id === null ? null : await deps.mintLinkToken(deps.db, mail.link_id, isoNow(deps.clock));
+    // RFC 2606 `.invalid` (the AUTH_V1=off operator's address) is never delivered, whatever the relay would do.
+    const deliverable = !isUndeliverable(mail.to_address);
+    const token = !deliverable ? undefined : mail.link_id === null ? null : await deps.mintLinkToken(deps.db, mail.link_id, isoNow(deps.clock));
     if (token !== undefined) {
       const withToken = (body: string) => (token === null ? body : body.replaceAll(LINK_TOKEN_PLACEHOLDER, token));
       await deps.transport.send({

@@ -2,17 +2,14 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
-import { formatCount } from '../ui/format';
 import { Link, navigate, useLocation } from '../router';
 import { Notice } from '../ui/form';
+import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { isSignedOut, placeApiError } from './errors';
 import { takeFlash } from './flash';
 import { SignedInPage } from './signed-in-page';
 import { StrategyItem } from './strategy-item';
 import type { StrategyView } from './types';
-
-/** Strategies per page: the API's default `limit`. */
-export const PAGE_SIZE = 50;
 
 type Message = { kind: 'success' | 'error'; text: string };
 
@@ -39,10 +36,9 @@ function listPath(activeOnly: boolean, offset: number): string {
   return text ? `/library?${text}` : '/library';
 }
 
-function countText(total: number, first: number, last: number, activeOnly: boolean): string {
+function countText(total: number, offset: number, shown: number, activeOnly: boolean): string {
   const noun = `${activeOnly ? 'active ' : ''}${total === 1 ? 'strategy' : 'strategies'}`;
-  if (last - first + 1 < total) return `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} ${noun}`;
-  return `${formatCount(total)} ${noun}`;
+  return `${shown < total ? 'Showing ' : ''}${rangeText({ offset, shown, total })} ${noun}`;
 }
 
 function StrategyList() {
@@ -75,8 +71,6 @@ function StrategyList() {
   }, [activeOnly, offset, reload]);
   useEffect(() => void load(), [load]);
 
-  const first = offset + 1;
-  const last = page ? offset + page.strategies.length : 0;
   return (
     <>
       <div class="library__bar">
@@ -102,7 +96,7 @@ function StrategyList() {
       {page && page.strategies.length > 0 && (
         <>
           <p class="muted" id="strategies-count">
-            {countText(page.total, first, last, activeOnly)}
+            {countText(page.total, offset, page.strategies.length, activeOnly)}
           </p>
           <ul class="strategies" aria-label="Your strategies" aria-describedby="strategies-count">
             {page.strategies.map((strategy) => (
@@ -116,12 +110,7 @@ function StrategyList() {
               />
             ))}
           </ul>
-          {page.total > PAGE_SIZE && (
-            <nav class="pager" aria-label="Pages of strategies">
-              {offset > 0 && <Link href={listPath(activeOnly, Math.max(0, offset - PAGE_SIZE))}>← Previous {PAGE_SIZE}</Link>}
-              {last < page.total && <Link href={listPath(activeOnly, offset + PAGE_SIZE)}>Next {Math.min(PAGE_SIZE, page.total - last)} →</Link>}
-            </nav>
-          )}
+          <Pager label="Pages of strategies" offset={offset} shown={page.strategies.length} total={page.total} href={(to) => listPath(activeOnly, to)} />
         </>
       )}
     </>

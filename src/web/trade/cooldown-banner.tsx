@@ -2,9 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
 
 /**
- * While the recovery cooldown holds (a 403 `trade_cooldown` said until when), a banner with its end time; it goes
- * by itself when the time passes. The session does not carry the time, so the banner appears after the first
- * refused order (docs/web-app.md, "Trade").
+ * While the recovery cooldown holds, a banner with its end time; it goes by itself when the time passes. The end
+ * comes from the portfolio's `trade_cooldown_until` (so the banner shows as soon as the Trade page loads) or from a
+ * 403 `trade_cooldown` answering an order (docs/web-app.md, "Trade").
  */
 export function CooldownBanner(props: { until: string | undefined }) {
   const end = props.until ? new Date(props.until).getTime() : NaN;

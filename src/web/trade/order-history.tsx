@@ -5,12 +5,10 @@ import { ViolationList } from '../library/compliance-outcome';
 import { isSignedOut } from '../library/errors';
 import type { StrategyChoice } from '../library/strategy-choices';
 import { Notice } from '../ui/form';
-import { formatCount, formatDateTime } from '../ui/format';
+import { formatDateTime } from '../ui/format';
+import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { orderPrice, orderWhat, REASONS, STATUS_LABELS } from './order-words';
 import type { Order, OrderStatus } from './types';
-
-/** Orders per page: the API's default `limit`. */
-export const ORDERS_PAGE = 50;
 
 /**
  * The order history (`GET /api/trade-window/orders`), newest first, 50 a page, filtered by status; a resting
@@ -35,11 +33,11 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
   const loads = useRef(0);
   useEffect(() => {
     const call = (loads.current += 1);
-    const query = `limit=${ORDERS_PAGE}&offset=${offset}${status ? `&status=${status}` : ''}`;
+    const query = `limit=${PAGE_SIZE}&offset=${offset}${status ? `&status=${status}` : ''}`;
     api.getWithHeaders<Order[]>(`/api/trade-window/orders?${query}`).then(
       ({ data, headers }) => {
         if (call !== loads.current) return;
-        if (data.length === 0 && offset > 0) return setOffset(Math.max(0, offset - ORDERS_PAGE));
+        if (data.length === 0 && offset > 0) return setOffset(Math.max(0, offset - PAGE_SIZE));
         setPage({ orders: data, total: Number(headers.get('x-total-count') ?? data.length) });
       },
       (error: unknown) => {
@@ -68,7 +66,6 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
   };
 
   const strategyName = (id: number | null) => (id === null ? '—' : (props.choices.find((choice) => choice.id === id)?.name ?? `#${id}`));
-  const last = page ? offset + page.orders.length : 0;
   return (
     <section class="trade-orders" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders</h2>
@@ -92,7 +89,7 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
         </label>
         {page && (
           <span class="muted" id="orders-count">
-            {page.orders.length < page.total ? `${formatCount(offset + 1)}–${formatCount(last)} of ${formatCount(page.total)}` : formatCount(page.total)}{' '}
+            {rangeText({ offset, shown: page.orders.length, total: page.total })}{' '}
             {page.total === 1 ? 'order' : 'orders'}
           </span>
         )}
@@ -147,20 +144,7 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
           </table>
         </div>
       )}
-      {page && page.total > ORDERS_PAGE && (
-        <nav class="pager" aria-label="Pages of orders">
-          {offset > 0 && (
-            <button type="button" class="link-button" onClick={() => setOffset(Math.max(0, offset - ORDERS_PAGE))}>
-              ← Previous {ORDERS_PAGE}
-            </button>
-          )}
-          {last < page.total && (
-            <button type="button" class="link-button" onClick={() => setOffset(offset + ORDERS_PAGE)}>
-              Next {Math.min(ORDERS_PAGE, page.total - last)} →
-            </button>
-          )}
-        </nav>
-      )}
+      {page && <Pager label="Pages of orders" offset={offset} shown={page.orders.length} total={page.total} go={setOffset} />}
     </section>
   );
 }

@@ -80,7 +80,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
           <dl class="metric-cards portfolio-figures">
             <Figure label="Equity" value={formatMoney(portfolio.equity)} note="Cash, shares at their latest close, options at cost." />
             <Figure label="Cash" value={formatMoney(portfolio.cash)} note="Everything not invested, held cash included." />
-            <Figure label="Held for resting buys" value={formatMoney(portfolio.reserved_cash)} note="Quantity × limit of each resting buy." />
+            <Figure label="Held back" value={formatMoney(portfolio.reserved_cash)} note="Quantity × limit of each resting buy, and the most each open option spread can lose (until it closes)." />
             <Figure label="Available to buy" value={formatMoney(Math.round((portfolio.cash - portfolio.reserved_cash) * 100) / 100)} note="Cash less what is held. No margin." />
             <Figure label="Realized P&L" value={formatMoney(portfolio.realized_pnl)} sign={signClass(portfolio.realized_pnl)} note="From closed shares and contracts." />
             <Figure label="Unrealized P&L" value={formatMoney(unrealized)} sign={signClass(unrealized)} note="Open shares at their latest close." />

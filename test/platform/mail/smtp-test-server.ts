@@ -14,6 +14,13 @@ export interface TestSmtpServer {
   readonly received: readonly ReceivedMail[];
   /** While true, every recipient is refused with a 550, as a server rejecting the mail would. */
   refuseRecipients: boolean;
+  /**
+   * When a number n: the mail that would be the (n+1)th accepted is held, never answered (no 250), so its sender
+   * hangs mid-delivery as in a crash window; `held` resolves then. A held mail is not in `received`: the
+   * server never accepted it.
+   */
+  holdAfter: number | null;
+  readonly held: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,7 +31,9 @@ export interface TestSmtpServer {
  */
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
-  const handle = { refuseRecipients: false };
+  let markHeld!: () => void;
+  const held = new Promise<void>((resolve) => (markHeld = resolve));
+  const handle = { refuseRecipients: false, holdAfter: null as number | null, held };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -36,6 +45,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (mail) => {
+          if (handle.holdAfter !== null && received.length >= handle.holdAfter) {
+            handle.holdAfter = null;
+            markHeld();
+            return;
+          }
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           received.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, mail });
           callback();
