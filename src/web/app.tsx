@@ -19,6 +19,7 @@ const EditStrategyPage = lazyPage(() => import('./library/strategy-form-page').t
 const LibraryBacktestPage = lazyPage(() => import('./library/backtest-page').then((module) => module.LibraryBacktestPage));
 const CompliancePage = lazyPage(() => import('./library/compliance-page').then((module) => module.CompliancePage));
 const TradePage = lazyPage(() => import('./trade/trade-page').then((module) => module.TradePage));
+const PrivacyPage = lazyPage(() => import('./privacy/privacy-page').then((module) => module.PrivacyPage));
 
 interface Route {
   readonly title: string;
@@ -41,6 +42,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/library/backtest': { title: 'Backtest a strategy', page: LibraryBacktestPage },
   '/compliance': { title: 'Check a trade', page: CompliancePage },
   '/trade': { title: 'Trade', page: TradePage },
+  '/privacy': { title: 'Privacy and data', page: PrivacyPage },
 };
 
 export function App() {
@@ -87,6 +89,11 @@ function Header() {
         {session && (
           <Link href="/devices" {...current('/devices')}>
             Passkeys
+          </Link>
+        )}
+        {session && (
+          <Link href="/privacy" {...current('/privacy')}>
+            Privacy
           </Link>
         )}
         {session === null && (
