@@ -98,7 +98,9 @@ export function ExportSection(props: { session: SessionView }) {
 
 function ExportItem(props: { item: ExportView }) {
   const { item } = props;
-  const asked = item.created_at ? `Requested ${formatDateTime(item.created_at)}` : 'Export';
+  const asked = `Requested ${formatDateTime(item.requested_at)}`;
+  // A ready export whose 7 days have passed answers 410: say so rather than offer a dead link.
+  const expired = item.status === 'expired' || (item.status === 'ready' && item.expires_at != null && Date.parse(item.expires_at) <= Date.now());
   return (
     <li class="export">
       <span class="export__when">{asked}</span>
@@ -106,8 +108,8 @@ function ExportItem(props: { item: ExportView }) {
         {item.status === 'queued' && 'Waiting to be prepared…'}
         {item.status === 'building' && 'Being prepared…'}
         {item.status === 'failed' && 'This export failed. Prepare a new one.'}
-        {item.status === 'expired' && `Expired${item.expires_at ? ` on ${formatDateTime(item.expires_at)}` : ''}. Prepare a new one.`}
-        {item.status === 'ready' && (
+        {expired && `Expired${item.expires_at ? ` on ${formatDateTime(item.expires_at)}` : ''}. Prepare a new one.`}
+        {item.status === 'ready' && !expired && (
           <>
             <a href={`/api/gdpr/exports/${encodeURIComponent(item.id)}/download`} download class="button">
               Download zip<span class="visually-hidden"> ({asked})</span>

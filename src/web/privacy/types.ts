@@ -9,7 +9,7 @@ export type ExportStatus = 'queued' | 'building' | 'ready' | 'failed' | 'expired
 export interface ExportView {
   readonly id: string;
   readonly status: ExportStatus;
-  readonly created_at?: string;
+  readonly requested_at: string;
   readonly ready_at?: string | null;
   readonly expires_at?: string | null;
 }
