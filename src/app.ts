@@ -24,6 +24,7 @@ import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
 import { fillRestingOrders } from './trading/resting-orders.service.js';
+import { privacyRoutes } from './privacy/privacy.routes.js';
 
 export interface AppDependencies {
   /** An open database; when omitted the app opens (and on close, closes) the one `config` names. */
@@ -94,6 +95,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
   await app.register(tradeWindowRoutes(platform));
+  // Data rights exist only with accounts (AUTH_V1=off answers 404 under /api/gdpr).
+  if (config.authV1 !== 'off') await app.register(privacyRoutes(platform), { prefix: '/api/gdpr' });
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));

@@ -8,6 +8,8 @@ import { HOUSEKEEPING_JOB, HOUSEKEEPING_SCHEDULE, housekeepingJob } from './plat
 import type { RecordPurge } from './platform/retention/purge.js';
 import { purgeExpiredAuthRecords } from './auth/auth-retention.js';
 import { mintEmailLinkToken } from './auth/email-links.service.js';
+import { purgeErasedAccounts } from './privacy/erasure.service.js';
+import { EXPORT_JOB, exportJob } from './privacy/exports.service.js';
 
 export interface JobRunner {
   start(): void;
@@ -16,7 +18,7 @@ export interface JobRunner {
 }
 
 /** Each feature's purge of its own tables; housekeeping runs them, then purges the platform's tables. */
-export const FEATURE_PURGES: readonly RecordPurge[] = [purgeExpiredAuthRecords];
+export const FEATURE_PURGES: readonly RecordPurge[] = [purgeErasedAccounts, purgeExpiredAuthRecords];
 
 /** Every job kind the service runs, with its handler. Features add theirs here. */
 function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
@@ -25,6 +27,7 @@ function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close():
   const handlers: JobHandlers = {
     [SEND_MAIL_JOB]: sendMailJob({ db, clock, transport, from: config.mailFrom, mintLinkToken: mintEmailLinkToken }),
     [HOUSEKEEPING_JOB]: housekeepingJob({ db, clock, logger, purges: FEATURE_PURGES }),
+    [EXPORT_JOB]: exportJob({ db, dialect: platform.dialect, clock, config, logger }),
   };
   return { handlers, close: () => transport.close() };
 }

@@ -5,7 +5,7 @@ import type { AuthDeps } from './auth-context.js';
 import { consumeChallenge, issueChallenge } from './challenges.service.js';
 import { deleteCredential, findCredential, listCredentials, renameCredential, type CredentialRow } from './credentials.repo.js';
 import { registrationFailed, storeCredential } from './registration.service.js';
-import { findSessionWithUser, listOpenSessionIds } from './sessions.repo.js';
+import { findSessionWithUser, listOpenSessionIds, revokeSessions } from './sessions.repo.js';
 import { auditSessionsRevoked, type AuthContext } from './sessions.service.js';
 import { findUserById, lockUser } from './users.repo.js';
 import type { CredentialView } from './credential-view.js';
@@ -69,7 +69,7 @@ export async function renameMyCredential(deps: AuthDeps, auth: AuthContext, id: 
 }
 
 /**
- * Removes one of the caller's passkeys and, with it, every session it opened. The last passkey
+ * Removes one of the caller's passkeys and revokes every session it opened. The last passkey
  * cannot go this way (409 `last_credential`): recovery replaces passkeys instead.
  */
 export async function deleteMyCredential(deps: AuthDeps, auth: AuthContext, id: string): Promise<void> {
@@ -78,7 +78,10 @@ export async function deleteMyCredential(deps: AuthDeps, auth: AuthContext, id: 
     const mine = await listCredentials(trx, auth.userId);
     if (!mine.some((c) => c.id === id)) throw new NotFound('not_found', 'No such passkey.');
     if (mine.length === 1) throw new Conflict('last_credential', 'This is your only passkey; add another before removing it.');
-    const sessions = await listOpenSessionIds(trx, { userId: auth.userId, credentialId: id }, isoNow(deps.clock));
+    const now = isoNow(deps.clock);
+    const sessions = await listOpenSessionIds(trx, { userId: auth.userId, credentialId: id }, now);
+    // Revoked, not deleted: the sessions stay as history (their credential_id becomes null with the passkey).
+    await revokeSessions(trx, sessions, now);
     await deleteCredential(trx, auth.userId, id);
     await appendAudit(trx, deps.clock, { actorUserId: auth.userId, action: 'credential.delete', targetKind: 'credential', targetId: id });
     await auditSessionsRevoked(trx, deps.clock, auth.userId, sessions, { reason: 'credential_deleted', credential_id: id });

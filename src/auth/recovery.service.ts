@@ -10,7 +10,7 @@ import { consumeEmailLink } from './email-links.repo.js';
 import { findUsableLink, linkUsed, sendEmailLink } from './email-links.service.js';
 import { LIFETIMES } from './lifetimes.js';
 import { normaliseEmail, registrationFailed, storeCredential } from './registration.service.js';
-import { listOpenSessionIds } from './sessions.repo.js';
+import { listOpenSessionIds, revokeSessions } from './sessions.repo.js';
 import { auditSessionsRevoked, issueSession } from './sessions.service.js';
 import { findUserByEmail, findUserById, lockUser, setTradeCooldown, type UserRow } from './users.repo.js';
 import { creationOptions, verifyNewCredential, type CreationOptions, type RegistrationResponseJSON } from './webauthn.js';
@@ -65,7 +65,7 @@ export async function recoveryOptions(deps: AuthDeps, token: string): Promise<Cr
 }
 
 /**
- * Step 2, in one transaction: consume the link, remove every prior passkey (and so every session),
+ * Step 2, in one transaction: consume the link, remove every prior passkey and revoke every session,
  * store the new passkey, start the 72-hour trade cooldown, audit `user.credentials_reset`, queue the
  * "passkeys were reset" mail, and open a session with the new passkey.
  */
@@ -91,6 +91,8 @@ export async function completeRecovery(
     if (existing && existing.user_id !== user.id) throw registrationFailed('This passkey is already registered.');
     const priorCredentials = (await listCredentials(trx, user.id)).map((c) => c.id);
     const priorSessions = await listOpenSessionIds(trx, { userId: user.id }, now);
+    // Revoked, not deleted: the sessions stay as history (their credential_id becomes null with the passkeys).
+    await revokeSessions(trx, priorSessions, now);
     await deleteUserCredentials(trx, user.id);
     await storeCredential(trx, deps, user.id, credential, 'recovery');
     const cooldownUntil = isoAfter(deps.clock, LIFETIMES.tradeCooldown);

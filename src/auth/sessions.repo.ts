@@ -63,3 +63,9 @@ export async function revokeSession(db: DbOrTx, idHash: string, at: string): Pro
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Revokes the given open sessions (kept, with `revoked_at`, as the history the devices page and the export show). */
+export async function revokeSessions(db: DbOrTx, idHashes: readonly string[], at: string): Promise<void> {
+  if (idHashes.length === 0) return;
+  await db.updateTable('sessions').set({ revoked_at: at }).where('id', 'in', idHashes).where('revoked_at', 'is', null).execute();
+}

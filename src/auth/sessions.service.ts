@@ -62,7 +62,8 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export async function resolveSession(deps: AuthDeps, cookie: string | undefined): Promise<AuthContext | null> {
   if (!cookie || !TOKEN_SHAPE.test(cookie)) return null;
   const row = await findSessionWithUser(deps.db, sha256Hex(cookie));
-  if (!row || row.revoked_at !== null || row.expires_at <= isoNow(deps.clock) || row.deleted_at !== null) return null;
+  // A session whose passkey was removed is revoked in the same transaction; the null check is a second lock on that door.
+  if (!row || row.revoked_at !== null || row.credential_id === null || row.expires_at <= isoNow(deps.clock) || row.deleted_at !== null) return null;
   return {
     userId: row.user_id,
     email: row.email,

@@ -1,9 +1,10 @@
 import type { AuthContext } from '../auth/sessions.service.js';
 import { appendAudit } from '../platform/audit/audit.js';
+import type { DbOrTx } from '../platform/db/database.js';
 import { isoNow } from '../platform/clock.js';
 import { Conflict, NotFound } from '../platform/errors.js';
 import { orderView } from './order-view.js';
-import { countOrders, findOrder, listOrders, markCanceled } from './orders.repo.js';
+import { countOrders, findOrder, listOrders, listUserRestingOrders, markCanceled } from './orders.repo.js';
 import { openAccount, type TradingDeps } from './portfolio.service.js';
 import { ORDER_LIST_DEFAULT_LIMIT, type Order, type OrderListQuery } from './trading.schema.js';
 
@@ -39,6 +40,27 @@ export async function cancelMyOrder(deps: TradingDeps, caller: Caller, id: strin
     await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'order.cancel', targetKind: 'order', targetId: id });
     return orderView((await findOrder(trx, caller.userId, id))!);
   });
+}
+
+/**
+ * Cancels every resting order of the user in the caller's transaction, under the account's lock (as a cancel by
+ * hand), each audited `order.cancel` with `reason`. Used by erasure. Returns the ids canceled.
+ */
+export async function cancelRestingOrdersOf(
+  trx: DbOrTx,
+  deps: Pick<TradingDeps, 'dialect' | 'clock'>,
+  userId: string,
+  reason: string,
+): Promise<string[]> {
+  if ((await listUserRestingOrders(trx, userId)).length === 0) return [];
+  await openAccount(trx, deps, userId);
+  const canceled: string[] = [];
+  for (const order of await listUserRestingOrders(trx, userId)) {
+    if (!(await markCanceled(trx, userId, order.id, isoNow(deps.clock)))) continue;
+    await appendAudit(trx, deps.clock, { actorUserId: userId, action: 'order.cancel', targetKind: 'order', targetId: order.id, context: { reason } });
+    canceled.push(order.id);
+  }
+  return canceled;
 }
 
 function orderNotFound(id: string): NotFound {

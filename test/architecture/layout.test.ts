@@ -24,7 +24,7 @@ const PURE_CODE = [
   'src/trading/fills.ts',
 ];
 
-const FEATURES = ['auth', 'admin', 'backtest', 'cli', 'compliance', 'health', 'market', 'strategies', 'trading', 'web'];
+const FEATURES = ['auth', 'admin', 'backtest', 'cli', 'compliance', 'health', 'market', 'privacy', 'strategies', 'trading', 'web'];
 
 interface Import {
   readonly from: string;

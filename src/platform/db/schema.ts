@@ -53,7 +53,8 @@ export interface SessionsTable {
   /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
   id: string;
   user_id: string;
-  credential_id: string;
+  /** The passkey that opened the session; null once that passkey is removed (the session is revoked then). */
+  credential_id: string | null;
   issued_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
@@ -86,6 +87,8 @@ export interface AuditEntriesTable {
   target_id: string | null;
   context: string | null;
   at: Timestamp;
+  /** After the erasure purge: HMAC-SHA-256 (hex) of the erased actor's id, `actor_user_id` then null. */
+  actor_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type StrategyType = 'iron_condor' | 'vertical_spread' | 'equity_long' | 'equity_short' | 'custom';
@@ -223,6 +226,15 @@ export interface DataExportsTable {
   requested_at: Timestamp;
   ready_at: Timestamp | null;
   expires_at: Timestamp | null;
+  /** The zip, written in the transaction that marks the export `ready`; cleared when the link expires. */
+  bundle: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+}
+
+/** Server keys generated once and kept in the database (`audit_actor`: the key of the erased-actor hash). */
+export interface HashKeysTable {
+  name: string;
+  key_bytes: Uint8Array;
+  created_at: Timestamp;
 }
 
 export interface BreachIncidentsTable {
@@ -263,6 +275,7 @@ export interface Database {
   data_exports: DataExportsTable;
   breach_incidents: BreachIncidentsTable;
   rate_limit_counters: RateLimitCountersTable;
+  hash_keys: HashKeysTable;
 }
 
 /** Columns stored as 0/1 by SQLite that read back as booleans. */

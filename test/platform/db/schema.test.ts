@@ -24,13 +24,14 @@ const EXPECTED_TABLES = [
   'data_exports',
   'breach_incidents',
   'rate_limit_counters',
+  'hash_keys',
 ];
 
 describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0007_data_rights']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));

@@ -4,6 +4,7 @@ import * as barsVersion from './0002_bars_version.js';
 import * as challengeHashOnly from './0003_challenge_hash_only.js';
 import * as outboxLink from './0004_outbox_link.js';
 import * as paperMoney from './0005_paper_money.js';
+import * as dataRights from './0007_data_rights.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_challenge_hash_only': challengeHashOnly,
   '0004_outbox_link': outboxLink,
   '0005_paper_money': paperMoney,
+  '0007_data_rights': dataRights,
 };

@@ -1,0 +1,69 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTx } from '../platform/db/database.js';
+import type { DataExportsTable } from '../platform/db/schema.js';
+
+export type ExportRow = Omit<Selectable<DataExportsTable>, 'bundle'>;
+
+const LISTED = ['id', 'user_id', 'status', 'file_path', 'byte_size', 'requested_at', 'ready_at', 'expires_at'] as const;
+
+export async function insertExport(db: DbOrTx, row: { id: string; user_id: string; requested_at: string }): Promise<void> {
+  await db.insertInto('data_exports').values({ ...row, status: 'queued' }).execute();
+}
+
+/** The user's exports, newest first, without their bundles. */
+export async function listExports(db: DbOrTx, userId: string): Promise<ExportRow[]> {
+  return db.selectFrom('data_exports').select(LISTED).where('user_id', '=', userId).orderBy('requested_at', 'desc').orderBy('id').execute();
+}
+
+/** An export still being built for the user, if any. */
+export async function findQueuedExport(db: DbOrTx, userId: string): Promise<ExportRow | undefined> {
+  return db.selectFrom('data_exports').select(LISTED).where('user_id', '=', userId).where('status', '=', 'queued').executeTakeFirst();
+}
+
+export async function findExport(db: DbOrTx, id: string): Promise<ExportRow | undefined> {
+  return db.selectFrom('data_exports').select(LISTED).where('id', '=', id).executeTakeFirst();
+}
+
+/** The bundle of one of the user's exports (null once cleared). */
+export async function findExportBundle(db: DbOrTx, userId: string, id: string): Promise<(ExportRow & { bundle: Uint8Array | null }) | undefined> {
+  return db.selectFrom('data_exports').select([...LISTED, 'bundle']).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Stores the bundle and marks the export ready, only if it is still queued: false when another run got there first. */
+export async function markExportReady(
+  db: DbOrTx,
+  id: string,
+  ready: { bundle: Uint8Array; readyAt: string; expiresAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('data_exports')
+    .set({ status: 'ready', bundle: ready.bundle, byte_size: ready.bundle.byteLength, ready_at: ready.readyAt, expires_at: ready.expiresAt })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function markExportFailed(db: DbOrTx, id: string): Promise<void> {
+  await db.updateTable('data_exports').set({ status: 'failed' }).where('id', '=', id).where('status', '=', 'queued').execute();
+}
+
+/** Deletes the bundles whose link expired before `now` (the rows stay, bundle-less). */
+export async function clearExpiredBundles(db: DbOrTx, now: string): Promise<number> {
+  const result = await db
+    .updateTable('data_exports')
+    .set({ bundle: null })
+    .where('expires_at', '<', now)
+    .where('bundle', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes export records whose link expired before `cutoff`, and failed ones requested before it. */
+export async function deleteOldExports(db: DbOrTx, cutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('data_exports')
+    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb.and([eb('status', '=', 'failed'), eb('requested_at', '<', cutoff)])]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
