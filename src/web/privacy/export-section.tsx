@@ -3,12 +3,12 @@ import { api, ApiError, describeError } from '../api';
 import { useSession, type SessionView } from '../auth/session';
 import { Notice } from '../ui/form';
 import { formatDateTime } from '../ui/format';
-import type { ExportView } from './types';
+import type { ExportQueued, ExportView } from './types';
 
 /** While an export is queued or being built, the list is read again this often. */
 const POLL_MS = 1_500;
 
-const inProgress = (item: ExportView) => item.status === 'queued' || item.status === 'building';
+const inProgress = (item: ExportView) => item.status === 'queued';
 
 type Message = { kind: 'info' | 'error'; text: string };
 
@@ -51,7 +51,7 @@ export function ExportSection(props: { session: SessionView }) {
     setMessage(undefined);
     setStarting(true);
     try {
-      await api.post<ExportView>('/api/gdpr/export');
+      await api.post<ExportQueued>('/api/gdpr/export');
       setMessage({
         kind: 'info',
         text: `We are preparing your data. You can wait here, or leave: we mail ${props.session.email} when it is ready, and the download works for 7 days.`,
@@ -106,7 +106,6 @@ function ExportItem(props: { item: ExportView }) {
       <span class="export__when">{asked}</span>
       <span class="export__status">
         {item.status === 'queued' && 'Waiting to be prepared…'}
-        {item.status === 'building' && 'Being prepared…'}
         {item.status === 'failed' && 'This export failed. Prepare a new one.'}
         {expired && `Expired${item.expires_at ? ` on ${formatDateTime(item.expires_at)}` : ''}. Prepare a new one.`}
         {item.status === 'ready' && !expired && (

@@ -1,42 +1,30 @@
 /**
- * The data-rights API as the web app reads it (docs/privacy.md, DESIGN "Data rights").
- * TODO(i15-rights): replace with type-only imports of the server's TypeBox schemas once the routes land.
+ * The data-rights API as the web app reads it (DESIGN "Data rights"): the server's own TypeBox schemas, so the
+ * Privacy and data page and the routes cannot drift apart. Type-only imports: nothing of the server is bundled.
  */
+import type { Static } from 'typebox';
+import type {
+  Erased as ErasedSchema,
+  ExportQueued as ExportQueuedSchema,
+  ExportSummary as ExportSummarySchema,
+  Profile as ProfileSchema,
+  ProfileBody as ProfileBodySchema,
+  RetentionRows as RetentionRowsSchema,
+} from '../../privacy/privacy.schema';
 
-export type ExportStatus = 'queued' | 'building' | 'ready' | 'failed' | 'expired';
-
-/** One export, as `POST /api/gdpr/export` (202) and `GET /api/gdpr/exports` answer it. */
-export interface ExportView {
-  readonly id: string;
-  readonly status: ExportStatus;
-  readonly requested_at: string;
-  readonly ready_at?: string | null;
-  readonly expires_at?: string | null;
-}
+/** `GET /api/gdpr/exports`, one export. */
+export type ExportView = Static<typeof ExportSummarySchema>;
+export type ExportStatus = ExportView['status'];
+/** `POST /api/gdpr/export` (202). */
+export type ExportQueued = Static<typeof ExportQueuedSchema>;
 
 /** `PATCH /api/gdpr/profile` answer. */
-export interface ProfileView {
-  readonly email: string;
-  readonly display_name: string | null;
-  readonly pending_email: string | null;
-}
-
+export type ProfileView = Static<typeof ProfileSchema>;
 /** `PATCH /api/gdpr/profile` body: `credential` (a fresh step-up assertion) with an email change. */
-export interface ProfilePatch {
-  display_name?: string | null;
-  email?: string;
-  credential?: unknown;
-}
+export type ProfilePatch = Static<typeof ProfileBodySchema>;
 
 /** `POST /api/gdpr/erase` answer. */
-export interface ErasureView {
-  readonly deleted_at: string;
-  readonly purge_after: string;
-}
+export type ErasureView = Static<typeof ErasedSchema>;
 
 /** `GET /api/gdpr/retention`, one row. */
-export interface RetentionRow {
-  readonly data: string;
-  readonly kept_for: string;
-  readonly why: string;
-}
+export type RetentionRow = Static<typeof RetentionRowsSchema>[number];
