@@ -44,6 +44,11 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
     await page.getByText('You have no exports yet.').waitFor();
     expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
     await shot('privacy-page');
+    // A phone: nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await shot('privacy-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Export: queued, built by the job worker, then a zip to download and a mail saying it is ready.
     const mailsBefore = server.smtp.received.length;
@@ -109,10 +114,15 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
       .poll(async () => (await webAuthnCalls(page)).filter((call) => call.mediation === 'conditional' && call.state === 'pending').length)
       .toBe(1);
     await device.setPresence(true);
+    const verifying = page.waitForRequest((request) => request.url().endsWith('/api/auth/login/verify'));
     const refused = page.waitForResponse((response) => response.url().endsWith('/api/auth/login/verify'));
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    // The page offers autofill again after a refusal; a virtual device that answers by itself would keep
+    // trying the refused passkey (a person picks one), so presence goes off while the server checks it.
+    await verifying;
+    await device.setPresence(false);
     expect((await refused).status()).toBe(401);
-    await page.getByRole('alert').waitFor();
+    await page.getByText('That passkey could not be verified.').waitFor();
     await shot('sign-in-refused');
     expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
     expect(browser.errors).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);

@@ -21,7 +21,7 @@ export function PrivacyPage() {
 
   if (erased) {
     return (
-      <section class="page narrow privacy">
+      <section class="page privacy">
         <h1 ref={heading} tabIndex={-1}>
           Your account is deleted
         </h1>
@@ -41,7 +41,7 @@ export function PrivacyPage() {
   }
 
   return (
-    <section class="page narrow privacy">
+    <section class="page privacy">
       <h1 ref={heading} tabIndex={-1}>
         Privacy and data
       </h1>
