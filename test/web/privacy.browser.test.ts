@@ -27,6 +27,9 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
   const db = () => server.app.platform.db;
   const user = () => db().selectFrom('users').selectAll().executeTakeFirstOrThrow();
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
+  /** Waits until the sign-in page's passkey-autofill request is waiting (the device gives no presence). */
+  const autofillPendingAgain = (page: Page) =>
+    expect.poll(async () => (await webAuthnCalls(page)).filter((call) => call.mediation === 'conditional' && call.state === 'pending').length).toBe(1);
 
   it('exports and downloads the data, renames, changes the address through the mailed link, deletes the account with the passkey', async () => {
     const { page } = browser;
@@ -110,19 +113,22 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
     await device.detach().then((saved) => device.reattach(saved, { presence: false }));
     await page.goto(`${server.origin}/sign-in`);
     await heading(page, 'Sign in');
-    await expect
-      .poll(async () => (await webAuthnCalls(page)).filter((call) => call.mediation === 'conditional' && call.state === 'pending').length)
-      .toBe(1);
+    await autofillPendingAgain(page);
     await device.setPresence(true);
-    const verifying = page.waitForRequest((request) => request.url().endsWith('/api/auth/login/verify'));
-    const refused = page.waitForResponse((response) => response.url().endsWith('/api/auth/login/verify'));
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     // The page offers autofill again after a refusal; a virtual device that answers by itself would keep
-    // trying the refused passkey (a person picks one), so presence goes off while the server checks it.
-    await verifying;
-    await device.setPresence(false);
-    expect((await refused).status()).toBe(401);
+    // offering the refused passkey (a person picks one), so presence goes off before the page hears the answer.
+    const verifications: number[] = [];
+    await page.route('**/api/auth/login/verify', async (route) => {
+      const response = await route.fetch();
+      verifications.push(response.status());
+      await device.setPresence(false);
+      await route.fulfill({ response });
+    });
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByText('That passkey could not be verified.').waitFor();
+    await autofillPendingAgain(page);
+    await page.unroute('**/api/auth/login/verify');
+    expect(verifications).toEqual([401]);
     await shot('sign-in-refused');
     expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
     expect(browser.errors).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
