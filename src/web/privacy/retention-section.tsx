@@ -24,7 +24,7 @@ export function RetentionSection() {
       {problem && <Notice kind="error">{problem}</Notice>}
       {!rows && !problem && <p class="muted">Loading…</p>}
       {rows && (
-        <div class="table-scroll">
+        <div class="table-scroll" role="region" aria-labelledby="retention-title" tabIndex={0}>
           <table class="retention-table">
             <caption class="visually-hidden">What we keep, for how long, and why</caption>
             <thead>
