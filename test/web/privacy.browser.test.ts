@@ -56,11 +56,11 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
     // Export: queued, built by the job worker, then a zip to download and a mail saying it is ready.
     const mailsBefore = server.smtp.received.length;
     await page.getByRole('button', { name: 'Prepare my data' }).click();
-    await page.getByText(`we mail ${EMAIL} when it is ready`).waitFor();
-    await shot('export-started');
+    expect(await page.locator('.privacy__part').first().innerText()).toContain(`we mail you at ${EMAIL} when it is ready`);
     const download = page.getByRole('link', { name: /^Download zip/ });
     await download.waitFor({ timeout: 20_000 });
     await page.getByText(/Available until/).waitFor();
+    await page.getByText('Your data is ready: download the zip below.').waitFor();
     await shot('export-ready');
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     const bytes = readFileSync((await file.path())!);

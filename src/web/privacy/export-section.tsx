@@ -10,7 +10,7 @@ const POLL_MS = 1_500;
 
 const inProgress = (item: ExportView) => item.status === 'queued';
 
-type Message = { kind: 'info' | 'error'; text: string };
+type Message = { kind: 'info' | 'error' | 'success'; text: string };
 
 /** "Download my data": start an export, follow it while it is built, and the list of exports with their links. */
 export function ExportSection(props: { session: SessionView }) {
@@ -18,6 +18,7 @@ export function ExportSection(props: { session: SessionView }) {
   const [exports, setExports] = useState<readonly ExportView[] | undefined>(undefined);
   const [message, setMessage] = useState<Message | undefined>(undefined);
   const [starting, setStarting] = useState(false);
+  const [started, setStarted] = useState<string | undefined>(undefined);
   const live = useRef(true);
 
   const load = useCallback(async () => {
@@ -51,11 +52,8 @@ export function ExportSection(props: { session: SessionView }) {
     setMessage(undefined);
     setStarting(true);
     try {
-      await api.post<ExportQueued>('/api/gdpr/export');
-      setMessage({
-        kind: 'info',
-        text: `We are preparing your data. You can wait here, or leave: we mail ${props.session.email} when it is ready, and the download works for 7 days.`,
-      });
+      const queued = await api.post<ExportQueued>('/api/gdpr/export');
+      setStarted(queued.id);
       await load();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return void reload();
@@ -69,6 +67,16 @@ export function ExportSection(props: { session: SessionView }) {
       setStarting(false);
     }
   };
+  // What became of the export started here, said once in a status line.
+  const startedItem = exports?.find((item) => item.id === started);
+  const progress: Message | undefined =
+    started === undefined
+      ? undefined
+      : startedItem?.status === 'ready'
+        ? { kind: 'success', text: 'Your data is ready: download the zip below. We have mailed you too.' }
+        : startedItem?.status === 'failed'
+          ? { kind: 'error', text: 'Preparing your data failed. Please try again.' }
+          : { kind: 'info', text: 'Preparing your data… You can wait here or leave this page: we mail you when it is ready.' };
 
   return (
     <section class="privacy__part" aria-labelledby="export-title">
@@ -76,13 +84,15 @@ export function ExportSection(props: { session: SessionView }) {
       <p>
         One zip file with everything we hold about you: your profile, passkeys (without their keys), sessions, strategies, orders,
         positions and the audit entries about you. It holds a <code>README.txt</code> saying what each file is, all of it in one JSON
-        file, and a CSV file per table for a spreadsheet.
+        file, and a CSV file per table for a spreadsheet. Preparing it takes a moment; we mail you at {props.session.email} when it is
+        ready, and the download works for 7 days.
       </p>
       <div class="actions">
         <button type="button" onClick={start} disabled={starting || building}>
           {starting ? 'Starting…' : building ? 'Preparing your data…' : 'Prepare my data'}
         </button>
       </div>
+      {progress && !message && <Notice kind={progress.kind}>{progress.text}</Notice>}
       {message && <Notice kind={message.kind}>{message.text}</Notice>}
       {exports && exports.length > 0 && (
         <ul class="exports" aria-label="Your exports" aria-busy={building}>
