@@ -28,9 +28,9 @@ export async function revokeAllSessions(db: DbOrTx, userId: string, at: string):
   return rows.map((row) => row.id);
 }
 
-/** Accounts erased before `cutoff`: due for the purge. */
-export async function listUsersErasedBefore(db: DbOrTx, cutoff: string): Promise<{ id: string; email: string }[]> {
-  return db.selectFrom('users').select(['id', 'email']).where('deleted_at', 'is not', null).where('deleted_at', '<', cutoff).execute();
+/** Accounts erased at or before `cutoff`: due for the purge (at `purge_after` exactly, too). */
+export async function listUsersErasedBy(db: DbOrTx, cutoff: string): Promise<{ id: string; email: string; webauthn_user_id: string }[]> {
+  return db.selectFrom('users').select(['id', 'email', 'webauthn_user_id']).where('deleted_at', 'is not', null).where('deleted_at', '<=', cutoff).execute();
 }
 
 /** The user's audit rows as actor: `actor_user_id` null, the keyed hash in `actor_hash`. */
@@ -38,9 +38,26 @@ export async function pseudonymiseAuditActor(db: DbOrTx, userId: string, actorHa
   await db.updateTable('audit_entries').set({ actor_user_id: null, actor_hash: actorHash }).where('actor_user_id', '=', userId).execute();
 }
 
-/** Audit rows whose target is the user: the target id becomes the same keyed hash. */
-export async function pseudonymiseAuditTarget(db: DbOrTx, userId: string, actorHash: string): Promise<void> {
-  await db.updateTable('audit_entries').set({ target_id: actorHash }).where('target_kind', '=', 'user').where('target_id', '=', userId).execute();
+/** Audit rows whose target is one of the user's identifiers (the account, a passkey): the target id becomes its keyed hash. */
+export async function pseudonymiseAuditTarget(db: DbOrTx, id: string, hash: string): Promise<void> {
+  await db.updateTable('audit_entries').set({ target_id: hash }).where('target_id', '=', id).execute();
+}
+
+export async function listCredentialIds(db: DbOrTx, userId: string): Promise<string[]> {
+  return (await db.selectFrom('passkey_credentials').select('id').where('user_id', '=', userId).execute()).map((row) => row.id);
+}
+
+/** Passkeys the user acted on in the audit log, removed ones included. */
+export async function listAuditedCredentialIds(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('audit_entries')
+    .select('target_id')
+    .distinct()
+    .where('actor_user_id', '=', userId)
+    .where('target_kind', '=', 'credential')
+    .where('target_id', 'is not', null)
+    .execute();
+  return rows.map((row) => row.target_id!);
 }
 
 /** Audit rows whose context names the user (by id or address). */

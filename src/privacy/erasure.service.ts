@@ -1,6 +1,6 @@
 import { appendAudit } from '../platform/audit/audit.js';
-import { isoNow } from '../platform/clock.js';
-import type { Db } from '../platform/db/database.js';
+import { isoNow, type Clock } from '../platform/clock.js';
+import type { Db, DbOrTx } from '../platform/db/database.js';
 import { Conflict } from '../platform/errors.js';
 import type { AuthDeps } from '../auth/auth-context.js';
 import { verifyStepUp } from '../auth/login.service.js';
@@ -11,8 +11,10 @@ import { cancelRestingOrdersOf } from '../trading/order-book.service.js';
 import { auditActorKey, hashActor } from './actor-hash.js';
 import {
   deleteErasedUser,
+  listAuditedCredentialIds,
+  listCredentialIds,
   listAuditContextsNaming,
-  listUsersErasedBefore,
+  listUsersErasedBy,
   markUserDeleted,
   pseudonymiseAuditActor,
   pseudonymiseAuditTarget,
@@ -55,27 +57,37 @@ export async function eraseMyAccount(
 }
 
 /**
+ * One erased account, in the caller's transaction: every identifier of the person in the audit log (account id,
+ * WebAuthn user handle, passkey ids) becomes its keyed hash, as actor (`actor_user_id` null, `actor_hash` set), as
+ * target and inside the context; their address in a context becomes `[erased]`; incidents they opened keep the
+ * hash; then the user row goes and every other row of theirs with it (foreign keys cascade).
+ */
+async function purgeErasedAccount(trx: DbOrTx, clock: Clock, user: { id: string; email: string; webauthn_user_id: string }): Promise<number> {
+  const key = await auditActorKey(trx, clock);
+  const passkeys = new Set([...(await listCredentialIds(trx, user.id)), ...(await listAuditedCredentialIds(trx, user.id))]);
+  const ids = [user.id, user.webauthn_user_id, ...passkeys];
+  const hashes = new Map(ids.map((id) => [id, hashActor(key, id)]));
+  const actorHash = hashes.get(user.id)!;
+  await pseudonymiseAuditActor(trx, user.id, actorHash);
+  for (const [id, hash] of hashes) await pseudonymiseAuditTarget(trx, id, hash);
+  for (const row of await listAuditContextsNaming(trx, [...ids, user.email])) {
+    let context = row.context;
+    for (const [id, hash] of hashes) context = context.split(id).join(hash);
+    await setAuditContext(trx, row.id, context.split(user.email).join('[erased]'));
+  }
+  await pseudonymiseIncidentOpener(trx, user.id, actorHash);
+  return deleteErasedUser(trx, user.id);
+}
+
+/**
  * Data rights' share of housekeeping (hourly, idempotent): accounts erased 30 days ago are purged, each in its
- * own transaction: their audit rows keep the keyed hash of the id instead of the id (as actor, as target, in
- * the context), incidents they opened likewise, and deleting the user removes every other row of theirs by
- * cascade (bundles included). Export bundles past their 7 days are deleted, their records 30 days later.
+ * own transaction (`purgeErasedAccount`), bundles included. Export bundles past their 7 days are deleted, their records 30 days later.
  */
 export async function purgeErasedAccounts(db: Db, now: Date): Promise<Record<string, number>> {
   const clock = { now: () => now };
-  const due = await listUsersErasedBefore(db, cutoff(now, PRIVACY_RETENTION.erasureCooling));
+  const due = await listUsersErasedBy(db, cutoff(now, PRIVACY_RETENTION.erasureCooling));
   let purged = 0;
-  for (const user of due) {
-    purged += await db.transaction().execute(async (trx) => {
-      const actorHash = hashActor(await auditActorKey(trx, clock), user.id);
-      await pseudonymiseAuditActor(trx, user.id, actorHash);
-      await pseudonymiseAuditTarget(trx, user.id, actorHash);
-      for (const row of await listAuditContextsNaming(trx, [user.id, user.email])) {
-        await setAuditContext(trx, row.id, row.context.split(user.id).join(actorHash).split(user.email).join('[erased]'));
-      }
-      await pseudonymiseIncidentOpener(trx, user.id, actorHash);
-      return deleteErasedUser(trx, user.id);
-    });
-  }
+  for (const user of due) purged += await db.transaction().execute((trx) => purgeErasedAccount(trx, clock, user));
   return {
     erased_users: purged,
     data_export_bundles: await clearExpiredBundles(db, now.toISOString()),

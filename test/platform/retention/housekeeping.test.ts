@@ -111,6 +111,9 @@ describeEachDialect('housekeeping', (db) => {
 
     const clock = new ManualClock(NOW);
     expect(await purgeExpiredRecords(kysely, clock, FEATURE_PURGES)).toEqual({
+      erased_users: 0,
+      data_export_bundles: 0,
+      data_exports: 0,
       webauthn_challenges: 1,
       email_verifications: 0,
       sessions: 2,

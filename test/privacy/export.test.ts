@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { DAY, MINUTE } from '../../src/platform/clock.js';
+import { listLiveColumns } from '../../src/platform/db/database.js';
+import { BUNDLE_TABLES } from '../../src/privacy/export-bundle.js';
+import { buildTestApp } from '../helpers/app.js';
+import { ManualClock } from '../helpers/clock.js';
+import { describeEachDialect } from '../helpers/dialects.js';
+import { mailsTo, signedInAccount, signIn, type SignedInAccount } from '../helpers/accounts.js';
+import { HttpClient } from '../helpers/http-client.js';
+import { createStrategy, FULL_STRATEGY } from '../strategies/library-kit.js';
+import { bar, placeOrder, seedBars } from '../trading/trading-kit.js';
+import { GDPR, parseCsv, runExportJobs, unzipText } from './privacy-kit.js';
+
+/** Tables the bundle leaves out on purpose, each with the reason (the rest of the user's tables must be in it). */
+const LEFT_OUT = {
+  email_verifications: 'link token hashes (secrets); pending changes show as pending_email on the profile',
+  webauthn_challenges: 'challenge data (secrets), gone within a minute',
+  mail_outbox: 'copies of mails already in the mailbox, bodies blanked once sent',
+  data_exports: 'the exports themselves',
+  breach_recipients: 'the breach runbook ledger (admin)',
+} as const;
+
+describeEachDialect('data rights: export', (database) => {
+  const db = () => database().handle.db;
+  const clock = new ManualClock('2026-04-01T10:00:00.000Z');
+  let app: App;
+  let ann: SignedInAccount;
+
+  beforeAll(async () => {
+    app = await buildTestApp(database().handle, { clock });
+    ann = await signedInAccount(new HttpClient(app), db(), { displayName: 'Ann "the, quoted"\nExample' });
+    await createStrategy(ann, { ...FULL_STRATEGY, description: 'commas, "quotes"\r\nand lines' });
+    await seedBars(db(), clock, 'AAA', [bar('2026-03-31', 50)]);
+    expect((await placeOrder(ann.client, { symbol: 'AAA', side: 'buy', qty: 4 })).statusCode).toBe(201);
+    expect((await placeOrder(ann.client, { symbol: 'AAA', side: 'buy', qty: 1, order_type: 'limit', limit_price: 40 })).statusCode).toBe(201);
+  });
+  afterAll(async () => app?.close());
+
+  async function exportReady(account: SignedInAccount): Promise<string> {
+    const queued = await account.client.post(`${GDPR}/export`);
+    expect(queued.statusCode, queued.body).toBe(202);
+    expect(queued.json()).toEqual({ id: expect.any(String), status: 'queued' });
+    await runExportJobs(app);
+    return queued.json().id;
+  }
+
+  it('queues one export at a time (409 export_in_progress), builds it in a job, lists it, mails the link, audits dsr.export', async () => {
+    const first = await ann.client.post(`${GDPR}/export`);
+    expect(first.statusCode, first.body).toBe(202);
+    const again = await ann.client.post(`${GDPR}/export`);
+    expect({ status: again.statusCode, error: again.json().error }).toEqual({ status: 409, error: 'export_in_progress' });
+    expect((await ann.client.get(`${GDPR}/exports`)).json()).toEqual([
+      { id: first.json().id, status: 'queued', requested_at: clock.now().toISOString(), ready_at: null, expires_at: null, byte_size: null },
+    ]);
+    expect((await ann.client.get(`${GDPR}/exports/${first.json().id}/download`)).json().error).toBe('export_not_ready');
+
+    expect(await runExportJobs(app)).toBe(1);
+    const [listed] = (await ann.client.get(`${GDPR}/exports`)).json();
+    expect(listed).toMatchObject({ status: 'ready', ready_at: clock.now().toISOString(), expires_at: new Date(clock.now().getTime() + 7 * DAY).toISOString() });
+    expect(listed.byte_size).toBeGreaterThan(500);
+    const mails = await mailsTo(db(), ann.email);
+    expect(mails.at(-1)!.subject).toBe('Your tradelab data export is ready');
+    expect(mails.at(-1)!.text_body).toContain('http://localhost:3000/privacy');
+    const audit = await db().selectFrom('audit_entries').selectAll().where('action', '=', 'dsr.export').execute();
+    expect(audit).toEqual([expect.objectContaining({ actor_user_id: ann.userId, target_kind: 'export', target_id: first.json().id })]);
+
+    // A second run of the same job (at-least-once) changes nothing: no second mail, no second audit row.
+    await db().updateTable('jobs').set({ state: 'queued' }).where('kind', '=', 'privacy.export').execute();
+    await runExportJobs(app);
+    expect(await mailsTo(db(), ann.email)).toHaveLength(mails.length);
+    expect(await db().selectFrom('audit_entries').selectAll().where('action', '=', 'dsr.export').execute()).toHaveLength(1);
+    // Once it is ready, another export may be asked for.
+    expect((await ann.client.post(`${GDPR}/export`)).statusCode).toBe(202);
+    await runExportJobs(app);
+  });
+
+  it('the bundle: README.txt, data.json with everything, one CSV per table that parses, no secret anywhere', async () => {
+    const id = await exportReady(ann);
+    const download = await ann.client.get(`${GDPR}/exports/${id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/zip');
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="tradelab-data-2026-04-01\.zip"$/);
+    expect(download.headers['cache-control']).toBe('no-store');
+    const files = unzipText(download.rawPayload);
+    expect(Object.keys(files).sort()).toEqual(['README.txt', 'data.json', ...BUNDLE_TABLES.map((t) => t.file)].sort());
+    for (const table of BUNDLE_TABLES) expect(files['README.txt']).toContain(table.file);
+
+    const data = JSON.parse(files['data.json']!);
+    expect(data.profile).toEqual([expect.objectContaining({ id: ann.userId, email: ann.email, display_name: 'Ann "the, quoted"\nExample' })]);
+    expect(data.passkeys).toEqual([expect.objectContaining({ id: ann.credentialId })]);
+    expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+    expect(data.strategies).toEqual([expect.objectContaining({ name: FULL_STRATEGY.name, description: 'commas, "quotes"\r\nand lines' })]);
+    expect(data.orders.map((o: { status: string }) => o.status).sort()).toEqual(['accepted', 'filled']);
+    expect(data.paper_account).toHaveLength(1);
+    expect(data.paper_positions).toEqual([expect.objectContaining({ symbol: 'AAA', qty: 4 })]);
+    expect(data.audit_entries.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['user.register', 'session.issue', 'order.submit', 'dsr.export']));
+
+    for (const table of BUNDLE_TABLES) {
+      const rows = parseCsv(files[table.file]!);
+      expect(rows.length, table.file).toBe(data[table.key].length + 1);
+      // The CSV holds the same values as data.json.
+      const header = rows[0]!;
+      rows.slice(1).forEach((row, i) => {
+        const json = data[table.key][i] as Record<string, unknown>;
+        expect(header).toEqual(Object.keys(json));
+        header.forEach((column, c) => {
+          const value = json[column];
+          expect(row[c], `${table.file} ${column}`).toBe(value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+        });
+      });
+    }
+    expect(parseCsv(files['strategies.csv']!)[1]).toContain('commas, "quotes"\r\nand lines');
+
+    // No secret column, no secret value.
+    const everything = Object.values(files).join('\n');
+    const columns = new Set(BUNDLE_TABLES.flatMap((t) => parseCsv(files[t.file]!)[0]!));
+    for (const secret of ['public_key', 'token_hash', 'request_hash', 'challenge', 'key_bytes', 'bundle']) expect(columns.has(secret), secret).toBe(false);
+    const sessions = await db().selectFrom('sessions').select('id').where('user_id', '=', ann.userId).execute();
+    const keys = await db().selectFrom('passkey_credentials').select('public_key').where('user_id', '=', ann.userId).execute();
+    const links = await db().selectFrom('email_verifications').select('token_hash').where('user_id', '=', ann.userId).execute();
+    const hashes = await db().selectFrom('orders').select('request_hash').where('user_id', '=', ann.userId).execute();
+    const secrets = [
+      ...sessions.map((s) => s.id),
+      ...keys.flatMap((k) => [Buffer.from(k.public_key).toString('base64url'), Buffer.from(k.public_key).toString('base64'), Buffer.from(k.public_key).toString('hex')]),
+      ...links.map((l) => l.token_hash),
+      ...hashes.flatMap((h) => (h.request_hash ? [h.request_hash] : [])),
+    ];
+    expect(secrets.length).toBeGreaterThan(3);
+    for (const secret of secrets) expect(everything.includes(secret), secret).toBe(false);
+  });
+
+  it('covers every table of the live schema holding a user_id, but those left out on purpose', async () => {
+    const live = await listLiveColumns(database().handle);
+    const withUser = [...new Set(live.filter((c) => c.column === 'user_id').map((c) => c.table))].sort();
+    const inBundle: string[] = ['sessions', 'passkey_credentials', 'strategies', 'orders', 'paper_accounts', 'paper_positions'];
+    expect(withUser.filter((table) => !inBundle.includes(table) && !(table in LEFT_OUT))).toEqual([]);
+  });
+
+  it('downloads for 7 days, then 410 export_expired; another user gets 404 for it (injected clock)', async () => {
+    const id = await exportReady(ann);
+    const bob = await signedInAccount(new HttpClient(app), db());
+    expect((await bob.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
+    expect((await bob.client.get(`${GDPR}/exports`)).json()).toEqual([]);
+    expect((await new HttpClient(app).get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(401);
+
+    clock.advance(7 * DAY - MINUTE);
+    // Sessions last 12 hours: both sign in again, days later.
+    expect((await signIn(ann.client, ann.authenticator)).statusCode).toBe(200);
+    expect((await signIn(bob.client, bob.authenticator)).statusCode).toBe(200);
+    expect((await ann.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(200);
+    clock.advance(MINUTE);
+    const expired = await ann.client.get(`${GDPR}/exports/${id}/download`);
+    expect({ status: expired.statusCode, error: expired.json().error }).toEqual({ status: 410, error: 'export_expired' });
+    expect((await bob.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
+    expect((await ann.client.get(`${GDPR}/exports`)).json().find((e: { id: string }) => e.id === id).status).toBe('expired');
+  });
+
+  it('AUTH_V1=off: every data-rights route answers 404', async () => {
+    const off = await buildTestApp(database().handle, { clock, env: { AUTH_V1: 'off', HOST: '127.0.0.1' } });
+    try {
+      const client = new HttpClient(off);
+      for (const [method, path] of [
+        ['POST', '/export'], ['GET', '/exports'], ['GET', '/exports/00000000-0000-4000-8000-000000000000/download'],
+        ['POST', '/erase'], ['PATCH', '/profile'], ['GET', '/retention'],
+      ] as const) {
+        const response = await client.request(method, `${GDPR}${path}`, method === 'GET' ? undefined : {});
+        expect({ path, status: response.statusCode }).toEqual({ path, status: 404 });
+      }
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('GET retention: the table written from the jobs’ own periods', async () => {
+    const response = await ann.client.get(`${GDPR}/retention`);
+    expect(response.statusCode).toBe(200);
+    const rows = response.json() as { data: string; kept_for: string; why: string }[];
+    expect(rows.find((r) => r.data.startsWith('Audit log'))!.kept_for).toBe('2 years');
+    expect(rows.find((r) => r.data.startsWith('Your account after'))!.kept_for).toBe('30 days, then purged');
+    expect(rows.find((r) => r.data.startsWith('Data exports'))!.kept_for).toMatch(/^7 days/);
+    expect(rows.find((r) => r.data.startsWith('Sign-in sessions'))!.kept_for).toBe('12 hours while in use, then 30 days after they end');
+  });
+});
