@@ -22,6 +22,7 @@ const AdminAuditPage = lazyPage(() => import('./admin/audit-page').then((module)
 const AdminIncidentsPage = lazyPage(() => import('./admin/incidents-page').then((module) => module.AdminIncidentsPage));
 const CompliancePage = lazyPage(() => import('./library/compliance-page').then((module) => module.CompliancePage));
 const TradePage = lazyPage(() => import('./trade/trade-page').then((module) => module.TradePage));
+const PrivacyPage = lazyPage(() => import('./privacy/privacy-page').then((module) => module.PrivacyPage));
 
 interface Route {
   readonly title: string;
@@ -47,6 +48,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/admin/users': { title: 'Admin: users', page: AdminUsersPage },
   '/admin/audit': { title: 'Admin: audit log', page: AdminAuditPage },
   '/admin/incidents': { title: 'Admin: breach incidents', page: AdminIncidentsPage },
+  '/privacy': { title: 'Privacy and data', page: PrivacyPage },
 };
 
 export function App() {
@@ -93,6 +95,11 @@ function Header() {
         {session && (
           <Link href="/devices" {...current('/devices')}>
             Passkeys
+          </Link>
+        )}
+        {session && (
+          <Link href="/privacy" {...current('/privacy')}>
+            Privacy
           </Link>
         )}
         {session?.role === 'admin' && (

@@ -1,4 +1,4 @@
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { startAuthentication, type AuthenticationResponseJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Notice } from '../ui/form';
@@ -72,6 +72,36 @@ export function StepUpKeeper(props: { session: SessionView; onSignedOut: () => v
   }, [refresh, expiresAt, stepUpDue]);
 
   return asking ? <StepUpDialog initial={asking} onClose={() => setAsking(undefined)} onSignedOut={onSignedOut} /> : null;
+}
+
+const fetchStepUpOptions = () => api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/step-up/options');
+
+/**
+ * A fresh step-up for a request that carries it itself (erasing the account, changing the address): the
+ * assertion is made from `POST /api/auth/step-up/options` and sent in that request. Options are fetched ahead
+ * only while `wanted` (the question is on screen), so an idle page stores no challenges; `assert()` calls the
+ * WebAuthn API without awaiting a request first when they are at hand (Safari keeps the click's gesture), and
+ * the next options are fetched after a failed attempt (a success usually ends the question; the caller turns
+ * `wanted` off and on again to ask anew, or the next press fetches first).
+ */
+export function useStepUpAssertion(wanted: boolean) {
+  const fresh = useFreshOptions(wanted ? fetchStepUpOptions : undefined, { refillAfterUse: false });
+  const { take, fetchNow, renew } = fresh;
+  /** Runs the passkey prompt and hands the assertion to `send`, the request that carries it. */
+  return useCallback(
+    async <T,>(send: (credential: AuthenticationResponseJSON) => Promise<T>): Promise<T> => {
+      try {
+        const prefetched = take();
+        const credential = await startAuthentication({ optionsJSON: prefetched ?? (await fetchNow()) });
+        return await send(credential);
+      } catch (error) {
+        // The options were used up or refused: have the next ones at hand, so the next press keeps its gesture.
+        if (!(error instanceof ApiError && error.status === 401)) renew();
+        throw error;
+      }
+    },
+    [take, fetchNow, renew],
+  );
 }
 
 function StepUpDialog(props: {

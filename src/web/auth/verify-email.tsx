@@ -4,6 +4,7 @@ import { Link, useLocation } from '../router';
 import { Notice } from '../ui/form';
 import { useFocusOn } from './focus';
 import { explainLinkProblem } from './link-problems';
+import { useSession } from './session';
 
 type Outcome = { kind: 'confirmed' } | { kind: 'used' } | { kind: 'problem'; message: string };
 
@@ -11,18 +12,22 @@ type Outcome = { kind: 'confirmed' } | { kind: 'used' } | { kind: 'problem'; mes
  * Opened from the verification mail (`/verify-email?token=…`). It calls the API only when the person
  * presses the button: a mail scanner that opens links and runs JavaScript must not confirm an address
  * on behalf of someone who registered it without owning the inbox (docs/auth.md, "Abandoned registrations").
+ * The same page takes the link of an address change (`rectification`, from "Privacy and data"): signed in,
+ * it reads the session again so the new address shows, and leads back to that page rather than to sign-in.
  */
 export function VerifyEmailPage() {
   const token = useLocation().query.get('token') ?? '';
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
   const heading = useFocusOn<HTMLHeadingElement>(outcome?.kind ?? 'start');
+  const { session, reload } = useSession();
 
   const confirm = async () => {
     setBusy(true);
     try {
       await api.get(`/api/auth/email/verify?token=${encodeURIComponent(token)}`);
       setOutcome({ kind: 'confirmed' });
+      if (session) await reload().catch(() => undefined);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'link_used') setOutcome({ kind: 'used' });
       else setOutcome({ kind: 'problem', message: explainLinkProblem(error, 'verify') });
@@ -41,12 +46,18 @@ export function VerifyEmailPage() {
           {outcome.kind === 'confirmed'
             ? 'Thank you: your email address is confirmed.'
             : 'Each link works once, and this one has been used: your address is confirmed.'}{' '}
-          You can now sign in with your passkey.
+          {session ? `Your account uses ${session.email}.` : 'You can now sign in with your passkey.'}
         </Notice>
         <p>
-          <Link href="/sign-in" class="button">
-            Sign in
-          </Link>
+          {session ? (
+            <Link href="/privacy" class="button">
+              Back to Privacy and data
+            </Link>
+          ) : (
+            <Link href="/sign-in" class="button">
+              Sign in
+            </Link>
+          )}
         </p>
       </section>
     );
