@@ -6,7 +6,7 @@ import { authOf } from '../auth/session-hooks.js';
 import type { AuthenticationResponseJSON } from '../auth/webauthn.js';
 import { eraseMyAccount } from './erasure.service.js';
 import { downloadMyExport, listMyExports, requestExport } from './exports.service.js';
-import { updateMyProfile, type ProfileChange } from './profile.service.js';
+import { profileView, updateMyProfile, type ProfileChange } from './profile.service.js';
 import { EraseBody, Erased, ExportParams, ExportQueued, ExportSummary, Profile, ProfileBody, RetentionRows } from './privacy.schema.js';
 import { retentionTable } from './retention-table.js';
 
@@ -54,6 +54,12 @@ export function privacyRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
         clearSessionCookie(reply, deps.config);
         return reply.status(202).send(erased);
       },
+    );
+
+    app.get(
+      '/profile',
+      { schema: { tags, response: { 200: Profile, 401: error } }, preHandler: app.requireSession },
+      async (request) => profileView(deps.db, deps, authOf(request).userId),
     );
 
     app.patch(

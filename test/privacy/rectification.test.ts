@@ -72,6 +72,8 @@ describeEachDialect('data rights: rectification, end to end over SMTP', (databas
     const started = await patch(ann, { email: newEmail.toUpperCase(), credential: await stepUpAssertion(ann) });
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json()).toEqual({ email: ann.email, display_name: 'Test User', pending_email: newEmail });
+    // The pending change reads back without changing anything (the page shows it after a reload).
+    expect((await ann.client.get('/api/gdpr/profile')).json()).toEqual({ email: ann.email, display_name: 'Test User', pending_email: newEmail });
 
     const [toNew] = await deliver(newEmail, since);
     const [toOld] = await deliver(ann.email, since);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { EmailField } from '../auth/email-field';
 import { useFocusOn } from '../auth/focus';
@@ -85,6 +85,13 @@ function EmailForm(props: { session: SessionView }) {
   const { reload } = useSession();
   const [email, setEmail] = useState('');
   const [pending, setPending] = useState<string | null>(null);
+  // A change still waiting for its link, also after a reload.
+  useEffect(() => {
+    api.get<ProfileView>('/api/gdpr/profile').then(
+      (profile) => setPending(profile.pending_email),
+      () => undefined,
+    );
+  }, [props.session.email]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState<Message | undefined>(undefined);
