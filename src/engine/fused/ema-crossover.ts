@@ -1,0 +1,93 @@
+/**
+ * ema_crossover in one pass: the two EMA recursions, the crossing test, the next-open fills, the equity, its
+ * drawdown, the lowest drawdown and the sum of daily returns, bar by bar, with no intermediate arrays and no
+ * allocation per bar. Byte-identical to the generic path (ema, crossSignals, simulate, computeMetrics): every value
+ * below is computed by the same operations in the same order (fused.test.ts holds it to that).
+ */
+import { ENTER, EXIT } from '../signals.js';
+import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { FillLog, fusedRunResult } from './fill-log.js';
+
+/** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
+export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+  const { open, close } = bars;
+  const n = close.length;
+  const fastPeriod = params.fast_period!;
+  const slowPeriod = params.slow_period!;
+  if (!Number.isInteger(fastPeriod) || !Number.isInteger(slowPeriod) || fastPeriod < 1 || slowPeriod < 1) return null;
+  // Both EMAs are reported from bar first − 1; the first crossing can be on bar `first`, the first fill after it.
+  const first = Math.max(fastPeriod, slowPeriod);
+  if (n <= first) return null;
+
+  const equity = new Float64Array(n);
+  const drawdowns = new Float64Array(n); // 0 while flat before the first fill
+  equity.fill(initialCapital, 0, first);
+  const fills = new FillLog();
+
+  // As indicators.ts ema: seeded with the first close, e = x·k + e·(1 − k).
+  const fastK = 2 / (fastPeriod + 1);
+  const fastKeep = 1 - fastK;
+  const slowK = 2 / (slowPeriod + 1);
+  const slowKeep = 1 - slowK;
+  let fastBefore = close[0]!;
+  let slowBefore = close[0]!;
+  for (let t = 1; t < first; t++) {
+    fastBefore = close[t]! * fastK + fastBefore * fastKeep;
+    slowBefore = close[t]! * slowK + slowBefore * slowKeep;
+  }
+
+  let cash = initialCapital;
+  let shares = 0;
+  let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
+  let pending = 0; // the previous close's signal
+  let peak = initialCapital;
+  let lowest = 0;
+  let previous = initialCapital;
+  let drawdown = 0;
+  let returnSum = 0;
+  for (let t = first; t < n; t++) {
+    // The fill at this bar's open.
+    if (pending & wanted) {
+      const price = open[t]!;
+      if (wanted === ENTER) {
+        const bought = Math.floor(cash / price);
+        if (bought >= 1 && Number.isFinite(bought)) {
+          shares = bought;
+          cash -= shares * price;
+          wanted = EXIT;
+          fills.add(t, price, shares);
+        }
+      } else {
+        cash += shares * price;
+        fills.add(t, price, shares);
+        shares = 0;
+        wanted = ENTER;
+      }
+    }
+    // The equity on this close, its drawdown and return (as simulate.ts).
+    const x = close[t]!;
+    const value = shares === 0 ? cash : cash + shares * x;
+    equity[t] = value;
+    if (value >= peak) {
+      peak = value;
+      drawdown = 0;
+    } else if (value !== previous) {
+      drawdown = value / peak - 1;
+    }
+    drawdowns[t] = drawdown;
+    if (drawdown < lowest) lowest = drawdown;
+    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
+    previous = value;
+
+    // The EMAs and this close's signal (as signals.ts crossSignals).
+    const fastNow = x * fastK + fastBefore * fastKeep;
+    const slowNow = x * slowK + slowBefore * slowKeep;
+    if (fastBefore <= slowBefore && fastNow > slowNow) pending = ENTER;
+    else if (fastBefore >= slowBefore && fastNow < slowNow) pending = EXIT;
+    else pending = 0;
+    fastBefore = fastNow;
+    slowBefore = slowNow;
+  }
+  if (shares > 0) fills.add(n - 1, close[n - 1]!, shares);
+  return fusedRunResult(bars, { equity, drawdowns, fills, lowestDrawdown: lowest, returnSum }, initialCapital);
+}

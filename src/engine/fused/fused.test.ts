@@ -1,0 +1,98 @@
+/**
+ * Each fused template run gives, byte for byte, what the generic path (signals, simulate, computeMetrics) gives:
+ * the equity and drawdown curves bit for bit, the same trades and the same metrics, in the same key order.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadSpxBars, randomWalkBars } from '../../../test/fixtures/bar-series.js';
+import { tiedMeansSeries } from '../../../test/fixtures/exact-sums.js';
+import { genericTemplateRun } from '../generic-run.js';
+import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { FUSED_RUNS } from './index.js';
+
+const FUSED = Object.keys(FUSED_RUNS);
+
+function bits(values: Float64Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+function expectSameRun(bars: BarSeries, id: string, params: ResolvedParameters, capital: number): BacktestRun | null {
+  const fused = FUSED_RUNS[id]!(bars, params, capital);
+  if (fused === null) return null; // left to the generic path
+  const generic = genericTemplateRun(bars, id, params, capital);
+  expect(bits(fused.equity).equals(bits(generic.equity))).toBe(true);
+  expect(bits(fused.drawdowns).equals(bits(generic.drawdowns))).toBe(true);
+  expect(JSON.stringify(fused.trades)).toBe(JSON.stringify(generic.trades));
+  expect(fused.trades).toEqual(generic.trades);
+  expect(JSON.stringify(fused.metrics)).toBe(JSON.stringify(generic.metrics));
+  expect(fused.metrics).toEqual(generic.metrics);
+  return fused;
+}
+
+const PERIODS = [
+  { fast_period: 10, slow_period: 30 },
+  { fast_period: 12, slow_period: 26 },
+  { fast_period: 2, slow_period: 5 },
+  { fast_period: 50, slow_period: 200 },
+  { fast_period: 100, slow_period: 400 },
+  { fast_period: 30, slow_period: 10 }, // not allowed by the template's validation, still the same computation
+  { fast_period: 1, slow_period: 1 },
+];
+
+describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
+  it('on SPX, for several periods and capitals (including one too small to buy a share)', () => {
+    const spx = loadSpxBars();
+    for (const params of PERIODS) {
+      for (const capital of [100_000, 1_000, 50, 1e12]) {
+        const run = expectSameRun(spx, id, params, capital);
+        expect(run).not.toBeNull();
+      }
+    }
+  });
+
+  it('on random walks, across renormalisations of the window sums', () => {
+    for (const [n, seed] of [[5_000, 1], [20_000, 7], [3_000, 42]] as const) {
+      const walk = randomWalkBars(n, seed);
+      for (const params of PERIODS.slice(0, 5)) expect(expectSameRun(walk, id, params, 100_000)).not.toBeNull();
+    }
+  });
+
+  it('on series whose means tie exactly', () => {
+    for (const [length, fast, slow, cents] of [[200, 5, 20, 1484.6], [100_000, 10, 30, 1484]] as const) {
+      const { bars } = tiedMeansSeries(length, fast, slow, cents, 17);
+      expect(expectSameRun(bars, id, { fast_period: fast, slow_period: slow }, 100_000)).not.toBeNull();
+    }
+  });
+
+  it('on too few bars to trade, leaves the run to the generic path', () => {
+    const walk = randomWalkBars(30, 3);
+    expect(FUSED_RUNS[id]!(walk, { fast_period: 10, slow_period: 30 }, 100_000)).toBeNull();
+    expect(expectSameRun(walk, id, { fast_period: 10, slow_period: 29 }, 100_000)).not.toBeNull();
+  });
+
+  it('on random small-integer prices (frequent ties and crossings)', () => {
+    const bars = fc
+      .array(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 2 })), {
+        minLength: 1,
+        maxLength: 300,
+      })
+      .map((rows): BarSeries => {
+        let day = Date.UTC(2020, 0, 1);
+        return {
+          dates: rows.map((row) => new Date((day += 86_400_000 * (1 + row[2]))).toISOString().slice(0, 10)),
+          open: Float64Array.from(rows, (r) => r[0]),
+          close: Float64Array.from(rows, (r) => r[1] / (r[2] === 1 ? 10 : 1)),
+          high: Float64Array.from(rows, (r) => Math.max(r[0], r[1]) + 1),
+          low: Float64Array.from(rows, () => 0.5),
+          volume: new Float64Array(rows.length),
+        };
+      });
+    const periods = fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }));
+    fc.assert(
+      fc.property(bars, periods, fc.constantFrom(1_000, 100, 10), (series, [fast, slow], capital) => {
+        expectSameRun(series, id, { fast_period: fast, slow_period: slow }, capital);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
