@@ -29,14 +29,15 @@ function expectSameRun(bars: BarSeries, id: string, params: ResolvedParameters, 
   return fused;
 }
 
+/** signal_period is macd_crossover's (the other templates ignore it). */
 const PERIODS = [
-  { fast_period: 10, slow_period: 30 },
-  { fast_period: 12, slow_period: 26 },
-  { fast_period: 2, slow_period: 5 },
-  { fast_period: 50, slow_period: 200 },
-  { fast_period: 100, slow_period: 400 },
-  { fast_period: 30, slow_period: 10 }, // not allowed by the template's validation, still the same computation
-  { fast_period: 1, slow_period: 1 },
+  { fast_period: 10, slow_period: 30, signal_period: 9 },
+  { fast_period: 12, slow_period: 26, signal_period: 9 },
+  { fast_period: 2, slow_period: 5, signal_period: 2 },
+  { fast_period: 50, slow_period: 200, signal_period: 1 },
+  { fast_period: 100, slow_period: 400, signal_period: 100 },
+  { fast_period: 30, slow_period: 10, signal_period: 3 }, // not allowed by the template's validation, still the same computation
+  { fast_period: 1, slow_period: 1, signal_period: 1 },
 ];
 
 describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
@@ -60,14 +61,24 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
   it('on series whose means tie exactly', () => {
     for (const [length, fast, slow, cents] of [[200, 5, 20, 1484.6], [100_000, 10, 30, 1484]] as const) {
       const { bars } = tiedMeansSeries(length, fast, slow, cents, 17);
-      expect(expectSameRun(bars, id, { fast_period: fast, slow_period: slow }, 100_000)).not.toBeNull();
+      expect(expectSameRun(bars, id, { fast_period: fast, slow_period: slow, signal_period: 2 }, 100_000)).not.toBeNull();
+    }
+  });
+
+  it('on flat prices that then move: a crossing out of an exact tie', () => {
+    const moves = [...Array(80).fill(100), 101, 103, 104, 102, 99, 97, 98, ...Array(40).fill(98), 100, 96];
+    const series = randomWalkBars(moves.length, 5);
+    const bars = { ...series, open: Float64Array.from(moves), close: Float64Array.from(moves) };
+    for (const params of PERIODS.slice(0, 3)) {
+      const run = expectSameRun(bars, id, params, 100_000);
+      expect(run!.trades.length).toBeGreaterThan(0);
     }
   });
 
   it('on too few bars to trade, leaves the run to the generic path', () => {
     const walk = randomWalkBars(30, 3);
-    expect(FUSED_RUNS[id]!(walk, { fast_period: 10, slow_period: 30 }, 100_000)).toBeNull();
-    expect(expectSameRun(walk, id, { fast_period: 10, slow_period: 29 }, 100_000)).not.toBeNull();
+    expect(FUSED_RUNS[id]!(walk, { fast_period: 10, slow_period: 30, signal_period: 1 }, 100_000)).toBeNull();
+    expect(expectSameRun(walk, id, { fast_period: 10, slow_period: 29, signal_period: 1 }, 100_000)).not.toBeNull();
   });
 
   it('on random small-integer prices (frequent ties and crossings)', () => {
@@ -87,10 +98,10 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
           volume: new Float64Array(rows.length),
         };
       });
-    const periods = fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }));
+    const periods = fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }));
     fc.assert(
-      fc.property(bars, periods, fc.constantFrom(1_000, 100, 10), (series, [fast, slow], capital) => {
-        expectSameRun(series, id, { fast_period: fast, slow_period: slow }, capital);
+      fc.property(bars, periods, fc.constantFrom(1_000, 100, 10), (series, [fast, slow, signal], capital) => {
+        expectSameRun(series, id, { fast_period: fast, slow_period: slow, signal_period: signal }, capital);
       }),
       { numRuns: 300 },
     );

@@ -5,6 +5,7 @@
  */
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
 import { emaCrossoverRun } from './ema-crossover.js';
+import { macdCrossoverRun } from './macd-crossover.js';
 import { smaCrossoverRun } from './sma-crossover.js';
 
 export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => BacktestRun | null;
@@ -12,4 +13,5 @@ export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapi
 export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
   sma_crossover: smaCrossoverRun,
   ema_crossover: emaCrossoverRun,
+  macd_crossover: macdCrossoverRun,
 };

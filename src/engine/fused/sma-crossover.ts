@@ -46,82 +46,87 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
   let previous = initialCapital;
   let drawdown = 0;
   let returnSum = 0;
-  for (let t = first; t < n; t++) {
-    // The fill at this bar's open.
-    if (pending & wanted) {
-      const price = open[t]!;
-      if (wanted === ENTER) {
-        const bought = Math.floor(cash / price);
-        if (bought >= 1 && Number.isFinite(bought)) {
-          shares = bought;
-          cash -= shares * price;
-          wanted = EXIT;
-          fills.add(t, price, shares);
-        }
-      } else {
-        cash += shares * price;
-        fills.add(t, price, shares);
-        shares = 0;
-        wanted = ENTER;
-      }
-    }
-    // The equity on this close, its drawdown and return (as simulate.ts).
-    const x = close[t]!;
-    const value = shares === 0 ? cash : cash + shares * x;
-    equity[t] = value;
-    if (value >= peak) {
-      peak = value;
-      drawdown = 0;
-    } else if (value !== previous) {
-      drawdown = value / peak - 1;
-    }
-    drawdowns[t] = drawdown;
-    if (drawdown < lowest) lowest = drawdown;
-    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
-    previous = value;
-
-    // The window sums (as indicators.ts rollingSums) and this close's signal (as signals.ts crossSignals).
-    if (t === fastRenormalise) {
+  for (let start = first; start < n; ) {
+    // Renormalise a window sum where indicators.ts rollingSums does (before the step of bar period + k · 1024).
+    if (start === fastRenormalise) {
       const s = fastHi + fastLo;
       const b = s - fastHi;
       fastLo = fastHi - (s - b) + (fastLo - b);
       fastHi = s;
       fastRenormalise += RENORMALISE;
     }
-    {
-      const y = close[t - fastPeriod]!;
-      const d = x - y;
-      const bd = d - x;
-      const ed = x - (d - bd) - (y + bd);
-      const sum = fastHi + d;
-      const bs = sum - fastHi;
-      fastLo += fastHi - (sum - bs) + (d - bs) + ed;
-      fastHi = sum;
-    }
-    if (t === slowRenormalise) {
+    if (start === slowRenormalise) {
       const s = slowHi + slowLo;
       const b = s - slowHi;
       slowLo = slowHi - (s - b) + (slowLo - b);
       slowHi = s;
       slowRenormalise += RENORMALISE;
     }
-    {
-      const y = close[t - slowPeriod]!;
-      const d = x - y;
-      const bd = d - x;
-      const ed = x - (d - bd) - (y + bd);
-      const sum = slowHi + d;
-      const bs = sum - slowHi;
-      slowLo += slowHi - (sum - bs) + (d - bs) + ed;
-      slowHi = sum;
+    const end = Math.min(n, fastRenormalise, slowRenormalise);
+    for (let t = start; t < end; t++) {
+      // The fill at this bar's open.
+      if (pending & wanted) {
+        const price = open[t]!;
+        if (wanted === ENTER) {
+          const bought = Math.floor(cash / price);
+          if (bought >= 1 && Number.isFinite(bought)) {
+            shares = bought;
+            cash -= shares * price;
+            wanted = EXIT;
+            fills.add(t, price, shares);
+          }
+        } else {
+          cash += shares * price;
+          fills.add(t, price, shares);
+          shares = 0;
+          wanted = ENTER;
+        }
+      }
+      // The equity on this close, its drawdown and return (as simulate.ts).
+      const x = close[t]!;
+      const value = shares === 0 ? cash : cash + shares * x;
+      equity[t] = value;
+      if (value >= peak) {
+        peak = value;
+        drawdown = 0;
+      } else if (value !== previous) {
+        drawdown = value / peak - 1;
+      }
+      drawdowns[t] = drawdown;
+      if (drawdown < lowest) lowest = drawdown;
+      if (value !== previous && previous !== 0) returnSum += value / previous - 1;
+      previous = value;
+
+      // The window sums (as indicators.ts rollingSums) and this close's signal (as signals.ts crossSignals).
+      {
+        const y = close[t - fastPeriod]!;
+        const d = x - y;
+        const bd = d - x;
+        const ed = x - (d - bd) - (y + bd);
+        const sum = fastHi + d;
+        const bs = sum - fastHi;
+        fastLo += fastHi - (sum - bs) + (d - bs) + ed;
+        fastHi = sum;
+      }
+      {
+        const y = close[t - slowPeriod]!;
+        const d = x - y;
+        const bd = d - x;
+        const ed = x - (d - bd) - (y + bd);
+        const sum = slowHi + d;
+        const bs = sum - slowHi;
+        slowLo += slowHi - (sum - bs) + (d - bs) + ed;
+        slowHi = sum;
+      }
+      const fastNow = (fastHi + fastLo) / fastPeriod;
+      const slowNow = (slowHi + slowLo) / slowPeriod;
+      if (fastBefore <= slowBefore && fastNow > slowNow) pending = ENTER;
+      else if (fastBefore >= slowBefore && fastNow < slowNow) pending = EXIT;
+      else pending = 0;
+      fastBefore = fastNow;
+      slowBefore = slowNow;
     }
-    const fastNow = (fastHi + fastLo) / fastPeriod;
-    const slowNow = (slowHi + slowLo) / slowPeriod;
-    if (fastBefore <= slowBefore && fastNow > slowNow) pending = ENTER;
-    else if (fastBefore >= slowBefore && fastNow < slowNow) pending = EXIT;
-    else pending = 0;
-    fastBefore = fastNow;
-    slowBefore = slowNow;
+    start = end;
   }
   if (shares > 0) fills.add(n - 1, close[n - 1]!, shares);
   return fusedRunResult(bars, { equity, drawdowns, fills, lowestDrawdown: lowest, returnSum }, initialCapital);
