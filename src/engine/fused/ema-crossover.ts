@@ -5,12 +5,13 @@
  * below is computed by the same operations in the same order (fused.test.ts holds it to that).
  */
 import { ENTER, EXIT } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
-import { FillLog, fusedRunResult } from './fill-log.js';
+import { computeMetrics } from '../metrics.js';
+import { buy, sell } from '../simulate.js';
+import type { BacktestRun, BacktestTrade, BarSeries, ResolvedParameters } from '../types.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
 export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
-  const { open, close } = bars;
+  const { open, close, dates } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
   const slowPeriod = params.slow_period!;
@@ -22,7 +23,7 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
   const equity = new Float64Array(n);
   const drawdowns = new Float64Array(n); // 0 while flat before the first fill
   equity.fill(initialCapital, 0, first);
-  const fills = new FillLog();
+  const trades: BacktestTrade[] = [];
 
   // As indicators.ts ema: seeded with the first close, e = x·k + e·(1 − k).
   const fastK = 2 / (fastPeriod + 1);
@@ -38,6 +39,8 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
 
   let cash = initialCapital;
   let shares = 0;
+  let entryBar = -1;
+  let entryPrice = 0;
   let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
   let pending = 0; // the previous close's signal
   let peak = initialCapital;
@@ -54,12 +57,14 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
         if (bought >= 1 && Number.isFinite(bought)) {
           shares = bought;
           cash -= shares * price;
+          entryBar = t;
+          entryPrice = price;
           wanted = EXIT;
-          fills.add(t, price, shares);
+          trades.push(buy(dates[t]!, price, shares));
         }
       } else {
         cash += shares * price;
-        fills.add(t, price, shares);
+        trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
         shares = 0;
         wanted = ENTER;
       }
@@ -88,6 +93,7 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
     fastBefore = fastNow;
     slowBefore = slowNow;
   }
-  if (shares > 0) fills.add(n - 1, close[n - 1]!, shares);
-  return fusedRunResult(bars, { equity, drawdowns, fills, lowestDrawdown: lowest, returnSum }, initialCapital);
+  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
+  const metrics = computeMetrics(dates, equity, drawdowns, trades, initialCapital, lowest, returnSum);
+  return { equity, drawdowns, trades, metrics };
 }

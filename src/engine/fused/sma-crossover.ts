@@ -6,13 +6,14 @@
  */
 import { RENORMALISE } from '../indicators.js';
 import { ENTER, EXIT } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
-import { FillLog, fusedRunResult } from './fill-log.js';
+import { computeMetrics } from '../metrics.js';
+import { buy, sell } from '../simulate.js';
+import type { BacktestRun, BacktestTrade, BarSeries, ResolvedParameters } from '../types.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
 export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
-  const { open, close } = bars;
+  const { open, close, dates } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
   const slowPeriod = params.slow_period!;
@@ -24,7 +25,7 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
   const equity = new Float64Array(n);
   const drawdowns = new Float64Array(n); // 0 while flat before the first fill
   equity.fill(initialCapital, 0, first);
-  const fills = new FillLog();
+  const trades: BacktestTrade[] = [];
 
   const fastStart = windowSumThrough(close, fastPeriod, first);
   let fastHi = fastStart.hi;
@@ -39,6 +40,8 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
 
   let cash = initialCapital;
   let shares = 0;
+  let entryBar = -1;
+  let entryPrice = 0;
   let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
   let pending = 0; // the previous close's signal
   let peak = initialCapital;
@@ -72,12 +75,14 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
           if (bought >= 1 && Number.isFinite(bought)) {
             shares = bought;
             cash -= shares * price;
+            entryBar = t;
+            entryPrice = price;
             wanted = EXIT;
-            fills.add(t, price, shares);
+            trades.push(buy(dates[t]!, price, shares));
           }
         } else {
           cash += shares * price;
-          fills.add(t, price, shares);
+          trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
           shares = 0;
           wanted = ENTER;
         }
@@ -128,6 +133,7 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
     }
     start = end;
   }
-  if (shares > 0) fills.add(n - 1, close[n - 1]!, shares);
-  return fusedRunResult(bars, { equity, drawdowns, fills, lowestDrawdown: lowest, returnSum }, initialCapital);
+  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
+  const metrics = computeMetrics(dates, equity, drawdowns, trades, initialCapital, lowest, returnSum);
+  return { equity, drawdowns, trades, metrics };
 }
