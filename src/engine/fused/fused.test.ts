@@ -29,15 +29,26 @@ function expectSameRun(bars: BarSeries, id: string, params: ResolvedParameters, 
   return fused;
 }
 
-/** signal_period is macd_crossover's (the other templates ignore it). */
+/** Every fused template's parameters in one object (each template reads its own). */
+const params = (overrides: Record<string, number> = {}): ResolvedParameters => ({
+  fast_period: 10,
+  slow_period: 30,
+  signal_period: 9,
+  period: 14,
+  oversold: 30,
+  overbought: 70,
+  ...overrides,
+});
+
 const PERIODS = [
-  { fast_period: 10, slow_period: 30, signal_period: 9 },
-  { fast_period: 12, slow_period: 26, signal_period: 9 },
-  { fast_period: 2, slow_period: 5, signal_period: 2 },
-  { fast_period: 50, slow_period: 200, signal_period: 1 },
-  { fast_period: 100, slow_period: 400, signal_period: 100 },
-  { fast_period: 30, slow_period: 10, signal_period: 3 }, // not allowed by the template's validation, still the same computation
-  { fast_period: 1, slow_period: 1, signal_period: 1 },
+  params(),
+  params({ fast_period: 12, slow_period: 26, period: 2, oversold: 45, overbought: 55 }),
+  params({ fast_period: 2, slow_period: 5, signal_period: 2, period: 5, oversold: 1, overbought: 99 }),
+  params({ fast_period: 50, slow_period: 200, signal_period: 1, period: 100, oversold: 49.5, overbought: 50.5 }),
+  params({ fast_period: 100, slow_period: 400, signal_period: 100, period: 1 }),
+  // Not allowed by the templates' validation, still the same computation.
+  params({ fast_period: 30, slow_period: 10, signal_period: 3, oversold: 80, overbought: 20 }),
+  params({ fast_period: 1, slow_period: 1, signal_period: 1 }),
 ];
 
 describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
@@ -61,7 +72,7 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
   it('on series whose means tie exactly', () => {
     for (const [length, fast, slow, cents] of [[200, 5, 20, 1484.6], [100_000, 10, 30, 1484]] as const) {
       const { bars } = tiedMeansSeries(length, fast, slow, cents, 17);
-      expect(expectSameRun(bars, id, { fast_period: fast, slow_period: slow, signal_period: 2 }, 100_000)).not.toBeNull();
+      expect(expectSameRun(bars, id, params({ fast_period: fast, slow_period: slow, signal_period: 2, period: fast }), 100_000)).not.toBeNull();
     }
   });
 
@@ -69,16 +80,22 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
     const moves = [...Array(80).fill(100), 101, 103, 104, 102, 99, 97, 98, ...Array(40).fill(98), 100, 96];
     const series = randomWalkBars(moves.length, 5);
     const bars = { ...series, open: Float64Array.from(moves), close: Float64Array.from(moves) };
-    for (const params of PERIODS.slice(0, 3)) {
-      const run = expectSameRun(bars, id, params, 100_000);
-      expect(run!.trades.length).toBeGreaterThan(0);
-    }
+    const trades = PERIODS.slice(0, 3).map((periods) => expectSameRun(bars, id, periods, 100_000)!.trades.length);
+    expect(trades.some((count) => count > 0)).toBe(true);
+  });
+
+  it('on an RSI exactly at its level before crossing it (gain = loss: RSI 50)', () => {
+    const closes = [10, 11, 10, 9, 9, 10, 11, 12, 13, 12, 11, 12, 13];
+    const series = randomWalkBars(closes.length, 9);
+    const bars = { ...series, open: Float64Array.from(closes), close: Float64Array.from(closes) };
+    const run = expectSameRun(bars, id, params({ fast_period: 2, slow_period: 3, signal_period: 2, period: 2, oversold: 50, overbought: 75 }), 1_000);
+    expect(run).not.toBeNull();
   });
 
   it('on too few bars to trade, leaves the run to the generic path', () => {
     const walk = randomWalkBars(30, 3);
-    expect(FUSED_RUNS[id]!(walk, { fast_period: 10, slow_period: 30, signal_period: 1 }, 100_000)).toBeNull();
-    expect(expectSameRun(walk, id, { fast_period: 10, slow_period: 29, signal_period: 1 }, 100_000)).not.toBeNull();
+    expect(FUSED_RUNS[id]!(walk, params({ slow_period: 30, signal_period: 1, period: 29 }), 100_000)).toBeNull();
+    expect(expectSameRun(walk, id, params({ slow_period: 29, signal_period: 1, period: 28 }), 100_000)).not.toBeNull();
   });
 
   it('on random small-integer prices (frequent ties and crossings)', () => {
@@ -99,9 +116,11 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
         };
       });
     const periods = fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }));
+    const levels = fc.tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 40, max: 99 }));
     fc.assert(
-      fc.property(bars, periods, fc.constantFrom(1_000, 100, 10), (series, [fast, slow, signal], capital) => {
-        expectSameRun(series, id, { fast_period: fast, slow_period: slow, signal_period: signal }, capital);
+      fc.property(bars, periods, levels, fc.constantFrom(1_000, 100, 10), (series, [fast, slow, signal], [low, high], capital) => {
+        const overrides = { fast_period: fast, slow_period: slow, signal_period: signal, period: fast, oversold: low, overbought: high };
+        expectSameRun(series, id, params(overrides), capital);
       }),
       { numRuns: 300 },
     );

@@ -6,6 +6,7 @@
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
 import { emaCrossoverRun } from './ema-crossover.js';
 import { macdCrossoverRun } from './macd-crossover.js';
+import { rsiReversionRun } from './rsi-reversion.js';
 import { smaCrossoverRun } from './sma-crossover.js';
 
 export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => BacktestRun | null;
@@ -14,4 +15,5 @@ export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
   sma_crossover: smaCrossoverRun,
   ema_crossover: emaCrossoverRun,
   macd_crossover: macdCrossoverRun,
+  rsi_reversion: rsiReversionRun,
 };
