@@ -4,6 +4,7 @@
  * byte; a fused run returns null to leave a case to the generic path.
  */
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { buyAndHoldRun } from './buy-and-hold.js';
 import { emaCrossoverRun } from './ema-crossover.js';
 import { macdCrossoverRun } from './macd-crossover.js';
 import { rsiReversionRun } from './rsi-reversion.js';
@@ -12,6 +13,7 @@ import { smaCrossoverRun } from './sma-crossover.js';
 export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => BacktestRun | null;
 
 export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
+  buy_and_hold: buyAndHoldRun,
   sma_crossover: smaCrossoverRun,
   ema_crossover: emaCrossoverRun,
   macd_crossover: macdCrossoverRun,
