@@ -8,7 +8,9 @@ import { loadSpxBars, randomWalkBars } from '../../../test/fixtures/bar-series.j
 import { tiedMeansSeries } from '../../../test/fixtures/exact-sums.js';
 import { genericTemplateRun } from '../generic-run.js';
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { sma } from '../indicators.js';
 import { FUSED_RUNS } from './index.js';
+import { windowSumThrough } from './window-sum.js';
 
 const FUSED = Object.keys(FUSED_RUNS);
 
@@ -37,14 +39,15 @@ const params = (overrides: Record<string, number> = {}): ResolvedParameters => (
   period: 14,
   oversold: 30,
   overbought: 70,
+  std_dev: 2,
   ...overrides,
 });
 
 const PERIODS = [
   params(),
-  params({ fast_period: 12, slow_period: 26, period: 2, oversold: 45, overbought: 55 }),
+  params({ fast_period: 12, slow_period: 26, period: 2, oversold: 45, overbought: 55, std_dev: 0.5 }),
   params({ fast_period: 2, slow_period: 5, signal_period: 2, period: 5, oversold: 1, overbought: 99 }),
-  params({ fast_period: 50, slow_period: 200, signal_period: 1, period: 100, oversold: 49.5, overbought: 50.5 }),
+  params({ fast_period: 50, slow_period: 200, signal_period: 1, period: 100, oversold: 49.5, overbought: 50.5, std_dev: 5 }),
   params({ fast_period: 100, slow_period: 400, signal_period: 100, period: 1 }),
   // Not allowed by the templates' validation, still the same computation.
   params({ fast_period: 30, slow_period: 10, signal_period: 3, oversold: 80, overbought: 20 }),
@@ -67,6 +70,13 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
       const walk = randomWalkBars(n, seed);
       for (const params of PERIODS.slice(0, 5)) expect(expectSameRun(walk, id, params, 100_000)).not.toBeNull();
     }
+  });
+
+  it('on prices over 15 orders of magnitude', () => {
+    const walk = randomWalkBars(6_000, 11);
+    const wild = Float64Array.from(walk.close, (c, i) => c * 10 ** ((i * 7919) % 16 - 8) * (1 + i / 3));
+    const bars = { ...walk, open: wild, close: wild };
+    for (const periods of PERIODS.slice(0, 4)) expect(expectSameRun(bars, id, periods, 1e15)).not.toBeNull();
   });
 
   it('on series whose means tie exactly', () => {
@@ -94,7 +104,7 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
 
   it('on too few bars to trade, leaves the run to the generic path', () => {
     const walk = randomWalkBars(id === 'buy_and_hold' ? 1 : 30, 3);
-    expect(FUSED_RUNS[id]!(walk, params({ slow_period: 30, signal_period: 1, period: 29 }), 100_000)).toBeNull();
+    expect(FUSED_RUNS[id]!(walk, params({ slow_period: 30, signal_period: 1, period: 30 }), 100_000)).toBeNull();
     const enough = id === 'buy_and_hold' ? randomWalkBars(2, 3) : walk;
     expect(expectSameRun(enough, id, params({ slow_period: 29, signal_period: 1, period: 28 }), 100_000)).not.toBeNull();
   });
@@ -120,10 +130,26 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
     const levels = fc.tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 40, max: 99 }));
     fc.assert(
       fc.property(bars, periods, levels, fc.constantFrom(1_000, 100, 10), (series, [fast, slow, signal], [low, high], capital) => {
-        const overrides = { fast_period: fast, slow_period: slow, signal_period: signal, period: fast, oversold: low, overbought: high };
+        const overrides = { fast_period: fast, slow_period: slow, signal_period: signal, period: fast, oversold: low, overbought: high, std_dev: signal / 4 };
         expectSameRun(series, id, params(overrides), capital);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('windowSumThrough', () => {
+  it('ends where rollingSums is at that bar, bit for bit, across renormalisations and beyond the exactness bound', () => {
+    const walk = randomWalkBars(5_000, 13);
+    const wild = Float64Array.from(walk.close, (c, i) => c * 10 ** ((i * 7919) % 16 - 8) * (1 + i / 3));
+    for (const values of [walk.close, wild]) {
+      for (const period of [1, 7, 30, 400]) {
+        const means = sma(values, period);
+        for (const end of [period, period + 1, period + 1023, period + 1024, period + 1025, 4_321, 5_000]) {
+          const { hi, lo } = windowSumThrough(values, period, end);
+          expect(Object.is((hi + lo) / period, means[end - 1])).toBe(true);
+        }
+      }
+    }
   });
 });

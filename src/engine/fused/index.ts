@@ -4,6 +4,7 @@
  * byte; a fused run returns null to leave a case to the generic path.
  */
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { bollingerReversionRun } from './bollinger-reversion.js';
 import { buyAndHoldRun } from './buy-and-hold.js';
 import { emaCrossoverRun } from './ema-crossover.js';
 import { macdCrossoverRun } from './macd-crossover.js';
@@ -18,4 +19,5 @@ export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
   ema_crossover: emaCrossoverRun,
   macd_crossover: macdCrossoverRun,
   rsi_reversion: rsiReversionRun,
+  bollinger_reversion: bollingerReversionRun,
 };
