@@ -4,14 +4,13 @@
  * allocation per bar. Byte-identical to the generic path (macd, crossSignals, simulate, computeMetrics): every value
  * below is computed by the same operations in the same order (fused.test.ts holds it to that).
  */
-import { ENTER, EXIT } from '../signals.js';
-import { computeMetrics } from '../metrics.js';
-import { buy, sell } from '../simulate.js';
-import type { BacktestRun, BacktestTrade, BarSeries, ResolvedParameters } from '../types.js';
+import { crossing } from '../signals.js';
+import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
 export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
-  const { open, close, dates } = bars;
+  const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
   const slowPeriod = params.slow_period!;
@@ -23,11 +22,6 @@ export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, in
   const lineFrom = slowPeriod - 1;
   const first = lineFrom + signalPeriod;
   if (n <= first) return null;
-
-  const equity = new Float64Array(n);
-  const drawdowns = new Float64Array(n); // 0 while flat before the first fill
-  equity.fill(initialCapital, 0, first);
-  const trades: BacktestTrade[] = [];
 
   // As indicators.ts macd: both EMAs seeded with the first close, e = x·k + e·(1 − k); the line fast − slow from
   // bar lineFrom; the signal line an EMA of the line seeded with its first value.
@@ -52,65 +46,18 @@ export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, in
     signalBefore = lineBefore * signalK + signalBefore * signalKeep;
   }
 
-  let cash = initialCapital;
-  let shares = 0;
-  let entryBar = -1;
-  let entryPrice = 0;
-  let wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
+  const account = new FusedAccount(bars, initialCapital, first);
   let pending = 0; // the previous close's signal
-  let peak = initialCapital;
-  let lowest = 0;
-  let previous = initialCapital;
-  let drawdown = 0;
-  let returnSum = 0;
   for (let t = first; t < n; t++) {
-    // The fill at this bar's open.
-    if (pending & wanted) {
-      const price = open[t]!;
-      if (wanted === ENTER) {
-        const bought = Math.floor(cash / price);
-        if (bought >= 1 && Number.isFinite(bought)) {
-          shares = bought;
-          cash -= shares * price;
-          entryBar = t;
-          entryPrice = price;
-          wanted = EXIT;
-          trades.push(buy(dates[t]!, price, shares));
-        }
-      } else {
-        cash += shares * price;
-        trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
-        shares = 0;
-        wanted = ENTER;
-      }
-    }
-    // The equity on this close, its drawdown and return (as simulate.ts).
-    const x = close[t]!;
-    const value = shares === 0 ? cash : cash + shares * x;
-    equity[t] = value;
-    if (value >= peak) {
-      peak = value;
-      drawdown = 0;
-    } else if (value !== previous) {
-      drawdown = value / peak - 1;
-    }
-    drawdowns[t] = drawdown;
-    if (drawdown < lowest) lowest = drawdown;
-    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
-    previous = value;
-
+    const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
     // The MACD line, its signal line and this close's signal (as signals.ts crossSignals).
     fastEma = x * fastK + fastEma * fastKeep;
     slowEma = x * slowK + slowEma * slowKeep;
     const lineNow = fastEma - slowEma;
     const signalNow = lineNow * signalK + signalBefore * signalKeep;
-    if (lineBefore <= signalBefore && lineNow > signalNow) pending = ENTER;
-    else if (lineBefore >= signalBefore && lineNow < signalNow) pending = EXIT;
-    else pending = 0;
+    pending = crossing(lineBefore, signalBefore, lineNow, signalNow);
     lineBefore = lineNow;
     signalBefore = signalNow;
   }
-  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
-  const metrics = computeMetrics(dates, equity, drawdowns, trades, initialCapital, lowest, returnSum);
-  return { equity, drawdowns, trades, metrics };
+  return account.finish();
 }
