@@ -2,9 +2,9 @@
  * The backtest engine: pure functions, no I/O, nothing imported from outside src/engine. Bars and a template in,
  * equity, trades and metrics out; the library replay is in ./replay/. Conventions: docs/backtesting.md.
  */
-import { computeMetrics } from './metrics.js';
+import { FUSED_RUNS } from './fused/index.js';
+import { genericTemplateRun } from './generic-run.js';
 import { TEMPLATE_SIGNALS } from './signals.js';
-import { simulate } from './simulate.js';
 import type { BacktestRun, BarSeries, ResolvedParameters, StrategyTemplate } from './types.js';
 
 export type * from './types.js';
@@ -27,12 +27,9 @@ export function runTemplateBacktest(
   // Programming errors, not user input: the service validates the request before it gets here.
   if (bars.dates.length === 0) throw new RangeError('A backtest needs at least one bar.');
   if (!(initialCapital > 0 && Number.isFinite(initialCapital))) throw new RangeError('The initial capital must be a positive number.');
-  const rule = TEMPLATE_SIGNALS[template.id];
-  if (!rule) throw new RangeError(`No rules for template "${template.id}".`);
+  if (!TEMPLATE_SIGNALS[template.id]) throw new RangeError(`No rules for template "${template.id}".`);
   const missing = template.parameters.find((p) => !Number.isFinite(params[p.name]));
   if (missing) throw new RangeError(`Parameter "${missing.name}" is missing: resolve parameters with resolveTemplateParameters.`);
-  const signals = rule(bars, params);
-  const { equity, drawdowns, trades, maxDrawdown, returnSum } = simulate(bars, signals, initialCapital);
-  const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown, returnSum);
-  return { equity, drawdowns, trades, metrics };
+  // One fused pass where the template has one (fused/), the generic path otherwise: the same output.
+  return FUSED_RUNS[template.id]?.(bars, params, initialCapital) ?? genericTemplateRun(bars, template.id, params, initialCapital);
 }

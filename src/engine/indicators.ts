@@ -127,7 +127,7 @@ export function rsi(values: Float64Array, period: number): Float64Array {
   return out;
 }
 
-function rsiValue(gain: number, loss: number): number {
+export function rsiValue(gain: number, loss: number): number {
   return loss === 0 ? 100 : 100 - 100 / (gain / loss + 1);
 }
 

@@ -17,9 +17,20 @@ export function computeMetrics(
   lowestDrawdown = maxDrawdown(drawdowns),
   returnSum?: number,
 ): BacktestMetrics {
+  return backtestMetrics(dates, equity, initialCapital, lowestDrawdown, returnSum, tradeStatistics(trades));
+}
+
+/** The metrics from their parts: the round-trip statistics already tallied (the fused runs tally them per fill). */
+export function backtestMetrics(
+  dates: readonly string[],
+  equity: Float64Array,
+  initialCapital: number,
+  lowestDrawdown: number,
+  returnSum: number | undefined,
+  roundTrips: TradeStatistics,
+): BacktestMetrics {
   const finalCapital = equity[equity.length - 1]!;
   const days = calendarDaysBetween(dates[0]!, dates[dates.length - 1]!);
-  const roundTrips = tradeStatistics(trades);
   return {
     final_capital: finalCapital,
     total_return: finalCapital / initialCapital - 1,
@@ -125,9 +136,9 @@ export type TradeStatistics = Pick<
  * avg_holding_days = mean duration of all round trips.
  */
 export function tradeStatistics(trades: readonly BacktestTrade[]): TradeStatistics {
-  const roundTrips: RoundTrip[] = [];
-  for (const trade of trades) if (trade.type === 'SELL') roundTrips.push({ pnl: trade.pnl!, holdingDays: trade.duration! });
-  return roundTripStatistics(roundTrips);
+  const tally = new RoundTripTally();
+  for (const trade of trades) if (trade.type === 'SELL') tally.add(trade.pnl!, trade.duration!);
+  return tally.statistics();
 }
 
 /** One closed position: its profit or loss in currency and the calendar days it was held. */
@@ -138,34 +149,45 @@ export interface RoundTrip {
 
 /** The statistics of `tradeStatistics` over round trips given directly (the library backtest's trades). */
 export function roundTripStatistics(roundTrips: readonly RoundTrip[]): TradeStatistics {
-  let total = 0;
-  let wins = 0;
-  let losses = 0;
-  let grossProfit = 0;
-  let grossLoss = 0;
-  let holdingDays = 0;
-  for (const trip of roundTrips) {
-    const pnl = trip.pnl;
-    total++;
-    holdingDays += trip.holdingDays;
+  const tally = new RoundTripTally();
+  for (const trip of roundTrips) tally.add(trip.pnl, trip.holdingDays);
+  return tally.statistics();
+}
+
+/** The running sums behind the round-trip statistics, added to one closed position at a time, in order. */
+export class RoundTripTally {
+  private total = 0;
+  private wins = 0;
+  private losses = 0;
+  private grossProfit = 0;
+  private grossLoss = 0;
+  private holdingDays = 0;
+
+  add(pnl: number, holdingDays: number): void {
+    this.total++;
+    this.holdingDays += holdingDays;
     if (pnl > 0) {
-      wins++;
-      grossProfit += pnl;
+      this.wins++;
+      this.grossProfit += pnl;
     } else if (pnl < 0) {
-      losses++;
-      grossLoss += pnl;
+      this.losses++;
+      this.grossLoss += pnl;
     }
   }
-  return {
-    win_rate: ratio(wins, total),
-    profit_factor: ratio(grossProfit, -grossLoss),
-    total_trades: total,
-    winning_trades: wins,
-    losing_trades: losses,
-    avg_profit: ratio(grossProfit, wins),
-    avg_loss: ratio(grossLoss, losses),
-    avg_holding_days: ratio(holdingDays, total),
-  };
+
+  statistics(): TradeStatistics {
+    const { total, wins, losses, grossProfit, grossLoss, holdingDays } = this;
+    return {
+      win_rate: ratio(wins, total),
+      profit_factor: ratio(grossProfit, -grossLoss),
+      total_trades: total,
+      winning_trades: wins,
+      losing_trades: losses,
+      avg_profit: ratio(grossProfit, wins),
+      avg_loss: ratio(grossLoss, losses),
+      avg_holding_days: ratio(holdingDays, total),
+    };
+  }
 }
 
 function ratio(numerator: number, denominator: number): number | null {

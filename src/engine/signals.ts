@@ -71,10 +71,16 @@ function crossSignals(fast: Float64Array, slow: Float64Array): Uint8Array {
   for (let t = 1; t < n; t++) {
     const fastNow = fast[t]!;
     const slowNow = slow[t]!;
-    if (fastBefore <= slowBefore && fastNow > slowNow) signals[t] = ENTER;
-    else if (fastBefore >= slowBefore && fastNow < slowNow) signals[t] = EXIT;
+    signals[t] = crossing(fastBefore, slowBefore, fastNow, slowNow);
     fastBefore = fastNow;
     slowBefore = slowNow;
   }
   return signals;
+}
+
+/** ENTER where fast crosses above slow between two bars, EXIT where it crosses below, else 0 (also for the fused runs). */
+export function crossing(fastBefore: number, slowBefore: number, fastNow: number, slowNow: number): number {
+  if (fastBefore <= slowBefore && fastNow > slowNow) return ENTER;
+  if (fastBefore >= slowBefore && fastNow < slowNow) return EXIT;
+  return 0;
 }

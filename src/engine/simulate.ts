@@ -90,11 +90,11 @@ export function drawdownCurve(equity: Float64Array): Float64Array {
   return drawdowns;
 }
 
-function buy(date: string, price: number, shares: number): BacktestTrade {
+export function buy(date: string, price: number, shares: number): BacktestTrade {
   return { date: timestamp(date), type: 'BUY', price, shares, value: shares * price, pnl: null, return: null, duration: null };
 }
 
-function sell(
+export function sell(
   dates: readonly string[],
   entryBar: number,
   entryPrice: number,

@@ -1,0 +1,53 @@
+/**
+ * rsi_reversion in one pass: Wilder's average gain and loss, the RSI's threshold crossings, the next-open fills, the equity, its
+ * drawdown, the lowest drawdown and the sum of daily returns, bar by bar, with no intermediate arrays and no
+ * allocation per bar. Byte-identical to the generic path (rsi, signals.ts, simulate, computeMetrics): every value
+ * below is computed by the same operations in the same order (fused.test.ts holds it to that).
+ */
+import { rsiValue } from '../indicators.js';
+import { ENTER, EXIT } from '../signals.js';
+import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import { FusedAccount } from './account.js';
+
+/** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
+export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+  const { close } = bars;
+  const n = close.length;
+  const period = params.period!;
+  const oversold = params.oversold!;
+  const overbought = params.overbought!;
+  if (!Number.isInteger(period) || period < 1) return null;
+  // The RSI is defined from bar period; the first crossing can be on bar `first`, the first fill after it.
+  const first = period + 1;
+  if (n <= first) return null;
+
+  // As indicators.ts rsi: the first averages are simple means of the first `period` changes.
+  let gain = 0;
+  let loss = 0;
+  for (let i = 1; i <= period; i++) {
+    const change = close[i]! - close[i - 1]!;
+    if (change > 0) gain += change;
+    else loss -= change;
+  }
+  gain /= period;
+  loss /= period;
+  let before = rsiValue(gain, loss);
+
+  const account = new FusedAccount(bars, initialCapital, first);
+  let pending = 0; // the previous close's signal
+  for (let t = first; t < n; t++) {
+    const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
+    // Wilder's smoothing (as indicators.ts rsi) and this close's signal (as signals.ts rsi_reversion).
+    const change = x - close[t - 1]!;
+    const up = change > 0 ? change : 0;
+    const down = change > 0 ? 0 : -change;
+    gain = (up - gain) / period + gain;
+    loss = (down - loss) / period + loss;
+    const now = rsiValue(gain, loss);
+    if (before >= oversold && now < oversold) pending = ENTER;
+    else if (before <= overbought && now > overbought) pending = EXIT;
+    else pending = 0;
+    before = now;
+  }
+  return account.finish();
+}
