@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { expectFiniteNumbers } from '../../test/fixtures/assertions.js';
 import { loadSpxBars } from '../../test/fixtures/bar-series.js';
-import { STRATEGY_TEMPLATES, defaultParameters, findTemplate, runTemplateBacktest, type BarSeries, type StrategyTemplate } from '../engine/index.js';
+import {
+  STRATEGY_TEMPLATES,
+  defaultParameters,
+  findTemplate,
+  fractionArray,
+  moneyArray,
+  roundFraction,
+  roundMoney,
+  runTemplateBacktest,
+  type BarSeries,
+  type StrategyTemplate,
+} from '../engine/index.js';
 import { compareTemplates, comparisonResult, legacyBacktestResult } from './backtest-result.js';
 
 const spx = loadSpxBars();
@@ -81,7 +92,56 @@ describe('result shaping', () => {
       'id', 'name', 'equity_curve', 'total_return', 'annualized_return', 'sharpe_ratio', 'max_drawdown', 'win_rate',
       'profit_factor', 'total_trades', 'winning_trades', 'losing_trades', 'avg_profit', 'avg_loss', 'avg_holding_days',
     ]);
-    expect(result.strategies[1]!.equity_curve).toEqual(Array.from(run.equity));
+    expect(result.strategies[1]!.equity_curve).toEqual(moneyArray(run.equity));
     expect(result.strategies[1]!.total_trades).toBe(run.metrics.total_trades);
+  });
+});
+
+/** Whether x is written with at most `decimals` digits after the point (as JSON writes it). */
+function hasAtMostDecimals(x: number, decimals: number): boolean {
+  const [digits, exponent] = String(x).split('e');
+  const fraction = digits!.split('.')[1]?.length ?? 0;
+  return fraction - Number(exponent ?? 0) <= decimals;
+}
+
+describe('output precision (docs/backtesting.md "Output precision")', () => {
+  const capital = 12_345.67;
+  it.each(STRATEGY_TEMPLATES.map((t) => [t.id, t] as const))('%s: money to the cent, fractions to 8 decimals, prices and counts as they are', (_id, template) => {
+    const run = runTemplateBacktest(spx, template, defaultParameters(template), capital);
+    const result = JSON.parse(legacyJson(spx, template, capital));
+    expect(result.initial_capital).toBe(capital);
+    expect(result.equity_curve).toEqual(moneyArray(run.equity));
+    expect(result.drawdowns).toEqual(fractionArray(run.drawdowns));
+    expect(result.equity_curve.every((x: number) => hasAtMostDecimals(x, 2))).toBe(true);
+    expect(result.drawdowns.every((x: number) => hasAtMostDecimals(x, 8))).toBe(true);
+    // The metrics come from the unrounded run, rounded the same way.
+    const m = run.metrics;
+    expect(result.final_capital).toBe(roundMoney(m.final_capital));
+    expect(result.final_capital).toBe(result.equity_curve.at(-1));
+    expect(result.total_return).toBe(roundFraction(m.total_return));
+    expect(result.max_drawdown).toBe(roundFraction(m.max_drawdown));
+    expect(result.max_drawdown).toBe(Math.min(...result.drawdowns));
+    for (const [field, decimals] of [
+      ['annualized_return', 8], ['win_rate', 8], ['sharpe_ratio', 8], ['profit_factor', 8], ['avg_holding_days', 8],
+      ['avg_profit', 2], ['avg_loss', 2],
+    ] as const) {
+      const raw = m[field];
+      expect(result[field], field).toBe(raw === null ? null : decimals === 2 ? roundMoney(raw) : roundFraction(raw));
+    }
+    expect([result.total_trades, result.winning_trades, result.losing_trades]).toEqual([m.total_trades, m.winning_trades, m.losing_trades]);
+    run.trades.forEach((t, i) => {
+      expect(result.trades[i]).toEqual({
+        date: t.date, type: t.type, price: t.price, shares: t.shares, value: roundMoney(t.value),
+        pnl: t.pnl === null ? null : roundMoney(t.pnl), return: t.return === null ? null : roundFraction(t.return), duration: t.duration,
+      });
+    });
+  });
+
+  it('rounds the comparison entries the same way', () => {
+    const [entry] = compareTemplates(spx, [findTemplate('macd_crossover')!], capital);
+    const run = runTemplateBacktest(spx, findTemplate('macd_crossover')!, defaultParameters(findTemplate('macd_crossover')!), capital);
+    expect(entry!.equity_curve).toEqual(moneyArray(run.equity));
+    expect(entry!.sharpe_ratio).toBe(roundFraction(run.metrics.sharpe_ratio!));
+    expect(entry!.avg_profit).toBe(roundMoney(run.metrics.avg_profit!));
   });
 });

@@ -1,11 +1,18 @@
 /**
  * The JSON bodies of POST /api/backtest ("Legacy backtest result") and POST /api/compare-strategies ("Comparison
- * result"), shaped in one place with the contract's field order. Numbers are passed through unrounded: the engine's
- * arithmetic runs in a fixed order, so the same request gives byte-identical JSON.
+ * result"), shaped in one place with the contract's field order. Numbers are rounded here, at output
+ * (docs/backtesting.md "Output precision"): money to the cent, fractions and ratios to 8 decimals, prices, share
+ * counts, trade counts and durations as they are; the engine computes every metric from unrounded values. The
+ * engine's arithmetic runs in a fixed order, so the same request gives byte-identical JSON.
  */
 import {
   defaultParameters,
-  plainArray,
+  fractionArray,
+  moneyArray,
+  roundFraction,
+  roundFractionOrNull,
+  roundMoney,
+  roundMoneyOrNull,
   runTemplateBacktest,
   type BacktestMetrics,
   type BacktestRun,
@@ -70,27 +77,28 @@ export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktest
     strategy_name: input.strategyName,
     start_date: input.startDate,
     end_date: input.endDate,
+    // As the request gave it: an echo of the input (equity_curve[0] is the same amount to the cent).
     initial_capital: input.initialCapital,
-    final_capital: m.final_capital,
+    final_capital: roundMoney(m.final_capital),
     data_feed: input.dataFeed,
-    total_return: m.total_return,
-    annualized_return: m.annualized_return,
-    max_drawdown: m.max_drawdown,
-    win_rate: m.win_rate,
-    sharpe_ratio: m.sharpe_ratio,
-    profit_factor: m.profit_factor,
+    total_return: roundFraction(m.total_return),
+    annualized_return: roundFractionOrNull(m.annualized_return),
+    max_drawdown: roundFraction(m.max_drawdown),
+    win_rate: roundFractionOrNull(m.win_rate),
+    sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
+    profit_factor: roundFractionOrNull(m.profit_factor),
     ...closedTradeMetrics(m),
     dates: [...input.dates],
-    equity_curve: plainArray(run.equity),
-    drawdowns: plainArray(run.drawdowns),
+    equity_curve: moneyArray(run.equity),
+    drawdowns: fractionArray(run.drawdowns),
     trades: run.trades.map((t) => ({
       date: t.date,
       type: t.type,
       price: t.price,
       shares: t.shares,
-      value: t.value,
-      pnl: t.pnl,
-      return: t.return,
+      value: roundMoney(t.value),
+      pnl: roundMoneyOrNull(t.pnl),
+      return: roundFractionOrNull(t.return),
       duration: t.duration,
     })),
   };
@@ -102,13 +110,13 @@ export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): C
   return {
     id: template.id,
     name: template.name,
-    equity_curve: plainArray(run.equity),
-    total_return: m.total_return,
-    annualized_return: m.annualized_return,
-    sharpe_ratio: m.sharpe_ratio,
-    max_drawdown: m.max_drawdown,
-    win_rate: m.win_rate,
-    profit_factor: m.profit_factor,
+    equity_curve: moneyArray(run.equity),
+    total_return: roundFraction(m.total_return),
+    annualized_return: roundFractionOrNull(m.annualized_return),
+    sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
+    max_drawdown: roundFraction(m.max_drawdown),
+    win_rate: roundFractionOrNull(m.win_rate),
+    profit_factor: roundFractionOrNull(m.profit_factor),
     ...closedTradeMetrics(m),
   };
 }
@@ -142,14 +150,14 @@ export function compareTemplates(bars: BarSeries, templates: readonly StrategyTe
   );
 }
 
-/** The closed-trade statistics, in the order both bodies list them. */
+/** The closed-trade statistics, in the order both bodies list them: counts as they are, money to the cent, the mean holding period to 8 decimals. */
 function closedTradeMetrics(m: BacktestMetrics) {
   return {
     total_trades: m.total_trades,
     winning_trades: m.winning_trades,
     losing_trades: m.losing_trades,
-    avg_profit: m.avg_profit,
-    avg_loss: m.avg_loss,
-    avg_holding_days: m.avg_holding_days,
+    avg_profit: roundMoneyOrNull(m.avg_profit),
+    avg_loss: roundMoneyOrNull(m.avg_loss),
+    avg_holding_days: roundFractionOrNull(m.avg_holding_days),
   };
 }

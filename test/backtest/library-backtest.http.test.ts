@@ -96,8 +96,8 @@ describeEachDialect('library backtest HTTP', (database) => {
       equity_curve: [1000, 1075, 1125, 1250], drawdowns: [0, 0, 0, 0],
     });
     expect(body.trades).toEqual([
-      { symbol: 'AAA', side: 'long', entry_date: '2024-01-03', entry_price: 10, exit_date: '2024-01-05', exit_price: 13, qty: 50, pnl: 150, return: 13 / 10 - 1, exit_reason: 'end_of_period' },
-      { symbol: 'BBB', side: 'long', entry_date: '2024-01-03', entry_price: 20, exit_date: '2024-01-05', exit_price: 24, qty: 25, pnl: 100, return: 24 / 20 - 1, exit_reason: 'end_of_period' },
+      { symbol: 'AAA', side: 'long', entry_date: '2024-01-03', entry_price: 10, exit_date: '2024-01-05', exit_price: 13, qty: 50, pnl: 150, return: 0.3, exit_reason: 'end_of_period' },
+      { symbol: 'BBB', side: 'long', entry_date: '2024-01-03', entry_price: 20, exit_date: '2024-01-05', exit_price: 24, qty: 25, pnl: 100, return: 0.2, exit_reason: 'end_of_period' },
     ]);
     expect(Object.keys(body.stats)).toEqual([
       'total_return', 'annualized_return', 'sharpe_ratio', 'sortino_ratio', 'max_drawdown', 'win_rate', 'profit_factor', 'total_trades',
@@ -162,7 +162,7 @@ describeEachDialect('library backtest HTTP', (database) => {
     // 01-03 close 12 > 11 → BUY open 01-04 = 12: floor(1000 / 12) = 83 (996), cash 4. 01-05 close 14: no exit.
     // 01-08 close 9 < 10 → SELL open 01-09 = 9.5: 788.5, cash 792.5; pnl 83 × (9.5 − 12) = −207.5.
     expect(body.trades).toEqual([
-      { symbol: 'DDD', side: 'long', entry_date: '2024-01-04', entry_price: 12, exit_date: '2024-01-09', exit_price: 9.5, qty: 83, pnl: -207.5, return: 9.5 / 12 - 1, exit_reason: 'exit_rule' },
+      { symbol: 'DDD', side: 'long', entry_date: '2024-01-04', entry_price: 12, exit_date: '2024-01-09', exit_price: 9.5, qty: 83, pnl: -207.5, return: -0.20833333, exit_reason: 'exit_rule' },
     ]);
     expect(body.equity_curve).toEqual([1000, 1000, 4 + 83 * 11, 4 + 83 * 14, 4 + 83 * 9, 792.5]);
   });
