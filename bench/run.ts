@@ -35,7 +35,7 @@ const SUBJECTS: readonly Subject[] = [
     path: '/api/backtest',
     method: 'POST',
     body: SPX_SMA,
-    description: 'POST /api/backtest, sma_crossover over SPX 2000-2020 (5,105 bars, ~290 kB body), one request repeated (response cache hits)',
+    description: 'POST /api/backtest, sma_crossover over SPX 2000-2020 (5,105 bars, ~200 kB body), one request repeated (response cache hits)',
   },
   {
     name: 'backtest SPX sma uncached',
@@ -71,6 +71,8 @@ interface Result {
   non_2xx: number;
   /** Peak resident memory of the server process while this subject ran (Linux /proc). */
   server_rss_peak_mb: number | null;
+  /** Size of one response body (the subject's first request), in bytes. */
+  body_bytes: number;
 }
 
 async function main(): Promise<void> {
@@ -115,6 +117,11 @@ async function main(): Promise<void> {
 }
 
 async function load(url: string, dialect: string, subject: Subject, pid: number | undefined): Promise<Result> {
+  const sample = await fetch(url + subject.path, {
+    method: subject.method ?? 'GET',
+    ...(subject.body === undefined ? {} : { body: JSON.stringify(subject.body), headers: { 'content-type': 'application/json' } }),
+  });
+  const bodyBytes = (await sample.arrayBuffer()).byteLength;
   let rssPeak: number | null = null;
   const sampler = setInterval(() => {
     const rss = residentMegabytes(pid);
@@ -141,6 +148,7 @@ async function load(url: string, dialect: string, subject: Subject, pid: number 
     errors: outcome.errors + outcome.timeouts,
     non_2xx: outcome.non2xx,
     server_rss_peak_mb: rssPeak,
+    body_bytes: bodyBytes,
   };
 }
 
