@@ -33,7 +33,25 @@ export async function verifyUserAssertion(
   response: AuthenticationResponseJSON,
   ceremony: Ceremony,
   boundUserId?: string,
-): Promise<AssertedUser> {
+): Promise<AssertedUser>;
+/**
+ * As above, and `andThen` runs in the transaction that records the use (sign-in issues its session there: one
+ * commit per sign-in instead of two, issue 17); its result comes back as `result`.
+ */
+export async function verifyUserAssertion<T>(
+  deps: AuthDeps,
+  response: AuthenticationResponseJSON,
+  ceremony: Ceremony,
+  boundUserId: string | undefined,
+  andThen: (trx: DbOrTx, asserted: AssertedUser) => Promise<T>,
+): Promise<AssertedUser & { result: T }>;
+export async function verifyUserAssertion<T>(
+  deps: AuthDeps,
+  response: AuthenticationResponseJSON,
+  ceremony: Ceremony,
+  boundUserId?: string,
+  andThen?: (trx: DbOrTx, asserted: AssertedUser) => Promise<T>,
+): Promise<AssertedUser & { result?: T }> {
   const consumed = await consumeChallenge(deps.db, deps.clock, response.response?.clientDataJSON, ceremony, boundUserId);
   const credential = await findCredential(deps.db, response.id);
   if (!credential) throw new Unauthenticated('unknown_credential', 'This passkey is not registered here.');
@@ -62,9 +80,13 @@ export async function verifyUserAssertion(
     throw authenticationFailed();
   }
 
-  const recorded = await deps.db.transaction().execute((trx) => recordUse(trx, deps, credential, verified));
-  if (!recorded) throw authenticationFailed();
-  return { user, credential };
+  const NOT_RECORDED = Symbol('not recorded');
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    if (!(await recordUse(trx, deps, credential, verified))) return NOT_RECORDED;
+    return andThen ? { result: await andThen(trx, { user, credential }) } : {};
+  });
+  if (outcome === NOT_RECORDED) throw authenticationFailed();
+  return { user, credential, ...outcome };
 }
 
 async function recordUse(

@@ -26,8 +26,13 @@ export async function login(
   response: AuthenticationResponseJSON,
   client: ClientInfo,
 ): Promise<{ user_id: string; role: 'user' | 'admin'; token: string; expiresAt: string }> {
-  const { user, credential } = await verifyUserAssertion(deps, response, 'authentication');
-  if (user.email_verified_at === null) {
+  // The session is issued in the transaction that records the passkey's use: one commit for both.
+  const { user, result: session } = await verifyUserAssertion(deps, response, 'authentication', undefined, (trx, { user, credential }) =>
+    user.email_verified_at === null
+      ? Promise.resolve(null)
+      : issueSession(trx, deps, { userId: user.id, credentialId: credential.id, client, ceremony: 'login' }),
+  );
+  if (session === null) {
     const resend = await deps.rateLimiter.hit(`auth.verify-resend:${user.id}`, { limit: 3, windowMs: HOUR });
     if (resend.allowed) {
       await deps.db.transaction().execute((trx) =>
@@ -42,9 +47,6 @@ export async function login(
     }
     throw new Forbidden('email_unverified', 'Confirm your email address first: we have sent you a new link.');
   }
-  const session = await deps.db
-    .transaction()
-    .execute((trx) => issueSession(trx, deps, { userId: user.id, credentialId: credential.id, client, ceremony: 'login' }));
   return { user_id: user.id, role: user.role, ...session };
 }
 

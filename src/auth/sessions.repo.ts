@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import type { DbOrTx } from '../platform/db/database.js';
 import type { SessionsTable } from '../platform/db/schema.js';
 
@@ -15,14 +16,26 @@ export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> 
   await db.insertInto('sessions').values(row).execute();
 }
 
+/** The session lookup every session-checked request makes, built and compiled once per database handle (issue 17). */
+const sessionLookup = new WeakMap<DbOrTx, CompiledQuery<SessionWithUser>>();
+const ID_PLACEHOLDER = '\u0000session-id';
+
 export async function findSessionWithUser(db: DbOrTx, idHash: string): Promise<SessionWithUser | undefined> {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('sessions')
-    .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
-    .where('sessions.id', '=', idHash)
-    .executeTakeFirst();
+  let compiled = sessionLookup.get(db);
+  if (!compiled) {
+    compiled = db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('sessions')
+      .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
+      .where('sessions.id', '=', ID_PLACEHOLDER)
+      .compile() as CompiledQuery<SessionWithUser>;
+    if (compiled.parameters.length !== 1 || compiled.parameters[0] !== ID_PLACEHOLDER) throw new Error('session lookup: unexpected parameters');
+    sessionLookup.set(db, compiled);
+  }
+  // Same SQL, this session's id as its only parameter; plugins still shape the result rows.
+  const { rows } = await db.executeQuery<SessionWithUser>({ ...compiled, parameters: [idHash] });
+  return rows[0];
 }
 
 /** Sessions still open (not revoked, not expired) of a user, or of one of their credentials. */

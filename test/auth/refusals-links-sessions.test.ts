@@ -150,6 +150,24 @@ describeEachDialect('auth refusals: links and sessions', (database) => {
     await refusedWithoutChange(() => client.post('credentials/add/options'), 401, 'unauthenticated');
   });
 
+  it('a session check is one read: it writes nothing and does not roll the expiry (only session/refresh does)', async () => {
+    const client = new HttpClient(app);
+    await signedInAccount(client, db());
+    const expiresAt = (await client.get('session')).json().expires_at;
+    const before = await snapshot(db());
+    const audit = await countRows(db(), 'audit_entries');
+    for (const step of [HOUR, 5 * HOUR, 6 * HOUR - 2 * MINUTE]) {
+      clock.advance(step);
+      const answer = await client.get('session');
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().expires_at).toBe(expiresAt);
+    }
+    expect(await snapshot(db())).toEqual(before);
+    expect(await countRows(db(), 'audit_entries')).toBe(audit);
+    clock.advance(2 * MINUTE); // 12 h after issue, however many checks came in between
+    expectRefusal(await client.get('session'), 401, 'unauthenticated');
+  });
+
   it('a logged-out session is 401; logging out again changes nothing', async () => {
     const client = new HttpClient(app);
     await signedInAccount(client, db());

@@ -7,6 +7,7 @@ import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
+import { cachingStatements } from './statement-cache.js';
 import { BOOLEAN_COLUMNS, type Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -67,7 +68,7 @@ function openSqlite(file: string): DatabaseHandle {
   // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
     plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
   });
   const exclusively = async <T>(work: () => Promise<T>): Promise<T> => {
