@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../admin/admin.schema';
 import { Notice, TextField } from '../ui/form';
 import { NONE } from '../ui/format';
-import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
+import { Pager, rangeText } from '../ui/pager';
 import { AdminPage } from './admin-page';
+import { usePagedSearch } from './use-paged-search';
 
 type Entry = Static<typeof AuditEntry>;
 const FILTERS = [
@@ -24,29 +24,9 @@ const NO_FILTER: Filter = { action: '', actor_user_id: '', target_id: '' };
 
 function AuditSearch() {
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
-  /** The search shown and its page: paging keeps the filters searched, a new search starts at its first page. */
-  const [at, setAt] = useState<{ filter: Filter; offset: number }>({ filter: NO_FILTER, offset: 0 });
-  const [shown, setShown] = useState<{ entries: Entry[]; total: number; offset: number } | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  // Only the latest load may show its answer: a slow one for a search or page already left is dropped.
-  const loads = useRef(0);
-  useEffect(() => {
-    const call = (loads.current += 1);
-    setProblem(undefined);
-    const query = new URLSearchParams(Object.entries(at.filter).filter(([, value]) => value !== ''));
-    query.set('limit', String(PAGE_SIZE));
-    query.set('offset', String(at.offset));
-    api.getWithHeaders<Entry[]>(`/api/admin/audit?${query}`).then(
-      ({ data, headers }) => {
-        if (call !== loads.current) return;
-        if (data.length === 0 && at.offset > 0) return setAt({ ...at, offset: Math.max(0, at.offset - PAGE_SIZE) });
-        setShown({ entries: data, total: Number(headers.get('x-total-count') ?? data.length), offset: at.offset });
-      },
-      (error: unknown) => {
-        if (call === loads.current) setProblem(describeError(error));
-      },
-    );
-  }, [at]);
+  const { shown, problem, searchFor, goTo } = usePagedSearch<Filter, Entry>('/api/admin/audit', NO_FILTER, (searched) =>
+    Object.fromEntries(Object.entries(searched).filter(([, value]) => value !== '')),
+  );
   return (
     <>
       <form
@@ -54,7 +34,7 @@ function AuditSearch() {
         onSubmit={(event) => {
           event.preventDefault();
           const trimmed = Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value.trim()])) as Filter;
-          setAt({ filter: trimmed, offset: 0 });
+          searchFor(trimmed);
         }}
       >
         {FILTERS.map((f) => (
@@ -76,7 +56,7 @@ function AuditSearch() {
         <div class="table-scroll">
           <table class="audit-table">
             <caption>
-              {rangeText({ offset: shown.offset, shown: shown.entries.length, total: shown.total })} {shown.total === 1 ? 'entry' : 'entries'}, newest first
+              {rangeText({ offset: shown.offset, shown: shown.rows.length, total: shown.total })} {shown.total === 1 ? 'entry' : 'entries'}, newest first
             </caption>
             <thead>
               <tr>
@@ -88,7 +68,7 @@ function AuditSearch() {
               </tr>
             </thead>
             <tbody>
-              {shown.entries.map((entry) => (
+              {shown.rows.map((entry) => (
                 <tr key={entry.id}>
                   <td>{entry.at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</td>
                   <td>{entry.action}</td>
@@ -104,7 +84,7 @@ function AuditSearch() {
         </div>
       )}
       {shown && (
-        <Pager label="Pages of the audit log" offset={shown.offset} shown={shown.entries.length} total={shown.total} go={(offset) => setAt({ ...at, offset })} />
+        <Pager label="Pages of the audit log" offset={shown.offset} shown={shown.rows.length} total={shown.total} go={goTo} />
       )}
     </>
   );

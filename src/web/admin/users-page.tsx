@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { useState } from 'preact/hooks';
 import type { AdminUser } from '../../admin/admin.schema';
 import { Notice, TextField } from '../ui/form';
 import { formatDay, NONE } from '../ui/format';
-import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
+import { Pager, rangeText } from '../ui/pager';
 import { AdminPage } from './admin-page';
+import { usePagedSearch } from './use-paged-search';
 
 type User = Static<typeof AdminUser>;
 
@@ -16,34 +16,14 @@ export function AdminUsersPage() {
 
 function UsersList() {
   const [q, setQ] = useState('');
-  /** The search shown and its page: paging keeps the search, a new search starts at its first page. */
-  const [at, setAt] = useState({ search: '', offset: 0 });
-  const [shown, setShown] = useState<{ users: User[]; total: number; offset: number } | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  // Only the latest load may show its answer: a slow one for a search or page already left is dropped.
-  const loads = useRef(0);
-  useEffect(() => {
-    const call = (loads.current += 1);
-    setProblem(undefined);
-    const query = new URLSearchParams({ ...(at.search ? { q: at.search } : {}), limit: String(PAGE_SIZE), offset: String(at.offset) });
-    api.getWithHeaders<User[]>(`/api/admin/users?${query}`).then(
-      ({ data, headers }) => {
-        if (call !== loads.current) return;
-        if (data.length === 0 && at.offset > 0) return setAt({ ...at, offset: Math.max(0, at.offset - PAGE_SIZE) });
-        setShown({ users: data, total: Number(headers.get('x-total-count') ?? data.length), offset: at.offset });
-      },
-      (error: unknown) => {
-        if (call === loads.current) setProblem(describeError(error));
-      },
-    );
-  }, [at]);
+  const { search, shown, problem, searchFor, goTo } = usePagedSearch<string, User>('/api/admin/users', '', (text): Record<string, string> => (text ? { q: text } : {}));
   return (
     <>
       <form
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          setAt({ search: q.trim(), offset: 0 });
+          searchFor(q.trim());
         }}
       >
         <TextField label="Email contains" type="search" value={q} onInput={(event) => setQ(event.currentTarget.value)} />
@@ -56,8 +36,8 @@ function UsersList() {
         <div class="table-scroll">
           <table>
             <caption>
-              {rangeText({ offset: shown.offset, shown: shown.users.length, total: shown.total })} {shown.total === 1 ? 'account' : 'accounts'}
-              {at.search ? ` with “${at.search}” in the email` : ''}
+              {rangeText({ offset: shown.offset, shown: shown.rows.length, total: shown.total })} {shown.total === 1 ? 'account' : 'accounts'}
+              {search ? ` with “${search}” in the email` : ''}
             </caption>
             <thead>
               <tr>
@@ -72,7 +52,7 @@ function UsersList() {
               </tr>
             </thead>
             <tbody>
-              {shown.users.map((user) => (
+              {shown.rows.map((user) => (
                 <tr key={user.id}>
                   <td>{user.email}</td>
                   <td>
@@ -91,7 +71,7 @@ function UsersList() {
         </div>
       )}
       {shown && (
-        <Pager label="Pages of accounts" offset={shown.offset} shown={shown.users.length} total={shown.total} go={(offset) => setAt({ ...at, offset })} />
+        <Pager label="Pages of accounts" offset={shown.offset} shown={shown.rows.length} total={shown.total} go={goTo} />
       )}
     </>
   );
