@@ -23,11 +23,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/platform/db/database.js';
 import type { SoftwareAuthenticator } from '../test/helpers/software-authenticator.js';
-import { loadEndpoint, ORIGIN, post, registerAccount, resetSchema, seconds, signIn, type LoadResult } from './bench-client.js';
+import { loadEndpoint, ORIGIN, post, registerAccount, resetSchema, signIn, timedLoops, type LoadResult } from './bench-client.js';
 import { startBenchServer } from './bench-server.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -112,32 +111,19 @@ export async function runAuthBench(): Promise<void> {
 }
 
 async function runCeremonies(url: string, dialect: string, clients: SoftwareAuthenticator[]): Promise<CeremonyResult> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    clients.map(async (authenticator) => {
-      while (performance.now() < deadline) {
-        const begin = performance.now();
-        const outcome = await signIn(url, authenticator);
-        if (outcome.status === 200 && outcome.cookie) latencies.push(performance.now() - begin);
-        else failures += 1;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((x, y) => x - y);
-  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+  const figures = await timedLoops(clients, async (authenticator) => {
+    const outcome = await signIn(url, authenticator);
+    return outcome.status === 200 && outcome.cookie !== undefined;
+  });
   return {
     dialect,
     clients: clients.length,
-    seconds: Math.round(elapsed * 10) / 10,
-    ceremonies: latencies.length,
-    ceremonies_per_second: Math.round((latencies.length / elapsed) * 10) / 10,
-    latency_p50_ms: at(0.5),
-    latency_p99_ms: at(0.99),
-    failures,
+    seconds: figures.seconds,
+    ceremonies: figures.done,
+    ceremonies_per_second: figures.per_second,
+    latency_p50_ms: figures.latency_p50_ms,
+    latency_p99_ms: figures.latency_p99_ms,
+    failures: figures.failures,
   };
 }
 

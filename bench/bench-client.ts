@@ -3,6 +3,7 @@
  * TRUST_PROXY=127.0.0.1), accounts registered and confirmed through the real mail job, passkey sign-in with the
  * software authenticator, autocannon load with its figures, and a fresh PostgreSQL schema.
  */
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { DatabaseHandle } from '../src/platform/db/database.js';
@@ -107,4 +108,45 @@ export async function resetSchema(url: string, schema: string): Promise<void> {
   await client.query(`drop schema if exists ${schema} cascade`);
   await client.query(`create schema ${schema}`);
   await client.end();
+}
+
+/** What `timedLoops` measured: successes, their rate, latency percentiles and failures. */
+export interface LoopFigures {
+  seconds: number;
+  done: number;
+  per_second: number;
+  latency_p50_ms: number;
+  latency_p99_ms: number;
+  failures: number;
+}
+
+/**
+ * One request loop per client, each calling `attempt` (with a counter of its own) back to back until `seconds` have
+ * passed; an attempt answering true counts with its latency, false as a failure.
+ */
+export async function timedLoops<Client>(clients: readonly Client[], attempt: (client: Client, n: number) => Promise<boolean>): Promise<LoopFigures> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let n = 0; performance.now() < deadline; n += 1) {
+        const begin = performance.now();
+        if (await attempt(client, n)) latencies.push(performance.now() - begin);
+        else failures += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((x, y) => x - y);
+  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+  return {
+    seconds: Math.round(elapsed * 10) / 10,
+    done: latencies.length,
+    per_second: Math.round((latencies.length / elapsed) * 10) / 10,
+    latency_p50_ms: at(0.5),
+    latency_p99_ms: at(0.99),
+    failures,
+  };
 }

@@ -15,9 +15,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../src/platform/db/database.js';
-import { ORIGIN, post, registerAccount, resetSchema, seconds, signIn } from './bench-client.js';
+import { ORIGIN, post, registerAccount, resetSchema, signIn, timedLoops } from './bench-client.js';
 import { startBenchServer } from './bench-server.js';
 
 const users = Number(process.env.BENCH_ORDER_USERS ?? 50);
@@ -99,33 +98,20 @@ function placeOrder(url: string, cookie: string, side: 'buy' | 'sell') {
 
 /** One loop per cookie, each alternating buy and sell until the time is up; `users` is how many accounts that is. */
 async function placeOrders(url: string, dialect: string, loopCookies: string[], users: number): Promise<PlacementResult> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    loopCookies.map(async (cookie) => {
-      for (let n = 0; performance.now() < deadline; n += 1) {
-        const begin = performance.now();
-        const placed = await placeOrder(url, cookie, n % 2 === 0 ? 'buy' : 'sell');
-        if (placed.status === 201 && (placed.json as { status?: string }).status === 'filled') latencies.push(performance.now() - begin);
-        else failures += 1;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((x, y) => x - y);
-  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+  const figures = await timedLoops(loopCookies, async (cookie, n) => {
+    const placed = await placeOrder(url, cookie, n % 2 === 0 ? 'buy' : 'sell');
+    return placed.status === 201 && (placed.json as { status?: string }).status === 'filled';
+  });
   return {
     dialect,
     users,
     loops: loopCookies.length,
-    seconds: Math.round(elapsed * 10) / 10,
-    orders: latencies.length,
-    orders_per_second: Math.round((latencies.length / elapsed) * 10) / 10,
-    latency_p50_ms: at(0.5),
-    latency_p99_ms: at(0.99),
-    failures,
+    seconds: figures.seconds,
+    orders: figures.done,
+    orders_per_second: figures.per_second,
+    latency_p50_ms: figures.latency_p50_ms,
+    latency_p99_ms: figures.latency_p99_ms,
+    failures: figures.failures,
   };
 }
 

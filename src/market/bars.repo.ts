@@ -52,8 +52,8 @@ export async function hasAnyBar(db: DbOrTx): Promise<boolean> {
 
 /** The close of `symbol`'s newest stored bar, or null when none is stored. */
 export async function latestStoredClose(db: DbOrTx, symbol: string): Promise<number | null> {
-  const row = await db.selectFrom('bars').select('close').where('symbol', '=', symbol).orderBy('date', 'desc').limit(1).executeTakeFirst();
-  return row ? Number(row.close) : null;
+  const bar = await latestStoredBar(db, symbol);
+  return bar ? Number(bar.close) : null;
 }
 
 /** `symbol`'s newest stored bar (its date and close), or undefined when none is stored. */
