@@ -1,0 +1,65 @@
+/** One request of the soak: its route (method and path pattern), answer status and latency. */
+export interface Sample {
+  readonly route: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+export interface RouteFigures {
+  route: string;
+  requests: number;
+  per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** Status → how many, e.g. `{ "200": 812, "201": 3 }`. */
+  statuses: Record<string, number>;
+}
+
+/** Every request the simulated users sent, and what they turned into per route. */
+export class Recorder {
+  readonly samples: Sample[] = [];
+
+  add(sample: Sample): void {
+    this.samples.push(sample);
+  }
+
+  /** Per route, busiest first; `seconds` is the length of the run the rates are over. */
+  byRoute(seconds: number): RouteFigures[] {
+    const routes = new Map<string, Sample[]>();
+    for (const sample of this.samples) {
+      const list = routes.get(sample.route) ?? [];
+      list.push(sample);
+      routes.set(sample.route, list);
+    }
+    return [...routes.entries()]
+      .map(([route, samples]) => {
+        const latencies = samples.map((s) => s.ms).sort((a, b) => a - b);
+        return {
+          route,
+          requests: samples.length,
+          per_second: round(samples.length / seconds),
+          p50_ms: round(percentile(latencies, 0.5)),
+          p99_ms: round(percentile(latencies, 0.99)),
+          statuses: countBy(samples.map((s) => String(s.status))),
+        };
+      })
+      .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route));
+  }
+
+  /** Status → how many, over every route. */
+  statuses(): Record<string, number> {
+    return countBy(this.samples.map((s) => String(s.status)));
+  }
+}
+
+export function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+export const round = (value: number) => Math.round(value * 10) / 10;
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of [...keys].sort()) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}
