@@ -58,7 +58,9 @@ export async function runJourney(baseUrl: string, n: number, mail: MailCatcher, 
   const registered = await http.call('POST /api/auth/register/verify', { body: authenticator.createCredential(registerOptions as never) }, 201);
   const userId = (registered as { user_id: string }).user_id;
 
+  let waitBegan = performance.now();
   const verification = await mail.waitFor(email, VERIFY_SUBJECT, MAIL_TIMEOUT_MS);
+  recorder.addWait('verification mail: registered → received over SMTP', performance.now() - waitBegan);
   const link = new URL(/http:\/\/localhost:3000\/verify-email\?token=[A-Za-z0-9_-]+/.exec(verification.mail.text ?? '')?.[0] ?? fail(`no link in "${verification.mail.subject}"`));
   // What the web page at the link does with its token.
   await http.call('GET /api/auth/email/verify', { path: `/api/auth/email/verify?token=${link.searchParams.get('token')}` }, 200);
@@ -109,7 +111,9 @@ export async function runJourney(baseUrl: string, n: number, mail: MailCatcher, 
   await http.call('GET /api/trade-window/orders', {}, 200);
 
   const queued = (await http.call('POST /api/gdpr/export', {}, 202)) as { id: string };
+  waitBegan = performance.now();
   await mail.waitFor(email, EXPORT_READY_SUBJECT, MAIL_TIMEOUT_MS);
+  recorder.addWait('export-ready mail: export asked → received over SMTP', performance.now() - waitBegan);
   const exports = (await http.call('GET /api/gdpr/exports', {}, 200)) as { id: string; status: string }[];
   const ready = exports.find((e) => e.id === queued.id);
   if (exports.length !== 1 || ready?.status !== 'ready') fail(`exports after the mail: ${JSON.stringify(exports)}`);

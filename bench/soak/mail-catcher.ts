@@ -8,6 +8,11 @@ export class MailCatcher {
     return new MailCatcher(await startSmtpServer());
   }
 
+  /** Waits on a server started elsewhere (a test's). */
+  static of(smtp: TestSmtpServer): MailCatcher {
+    return new MailCatcher(smtp);
+  }
+
   get url(): string {
     return this.smtp.url;
   }

@@ -15,12 +15,35 @@ export interface RouteFigures {
   statuses: Record<string, number>;
 }
 
+export interface WaitFigures {
+  what: string;
+  count: number;
+  p50_s: number;
+  p99_s: number;
+}
+
 /** Every request the simulated users sent, and what they turned into per route. */
 export class Recorder {
   readonly samples: Sample[] = [];
+  /** Waits that are no request, such as for a mail: what → milliseconds, each time. */
+  readonly waits = new Map<string, number[]>();
 
   add(sample: Sample): void {
     this.samples.push(sample);
+  }
+
+  addWait(what: string, ms: number): void {
+    const list = this.waits.get(what) ?? [];
+    list.push(ms);
+    this.waits.set(what, list);
+  }
+
+  /** Each wait's count, p50 and p99 in seconds. */
+  waitFigures(): WaitFigures[] {
+    return [...this.waits.entries()].map(([what, list]) => {
+      const sorted = [...list].sort((a, b) => a - b);
+      return { what, count: sorted.length, p50_s: round(percentile(sorted, 0.5) / 1000), p99_s: round(percentile(sorted, 0.99) / 1000) };
+    });
   }
 
   /** Per route, busiest first; `seconds` is the length of the run the rates are over. */

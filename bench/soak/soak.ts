@@ -19,7 +19,7 @@ import { inconsistencies } from './consistency.js';
 import { runJourney, type JourneyRecord } from './journey.js';
 import { MailCatcher } from './mail-catcher.js';
 import { cliName, sampleRss, type RssFigures } from './processes.js';
-import { percentile, Recorder, round, type RouteFigures } from './recorder.js';
+import { percentile, Recorder, round, type RouteFigures, type WaitFigures } from './recorder.js';
 import { startPostgresSetup, startSqliteSetup, type RunningSetup, type SetupName } from './setups.js';
 import { markdownReport } from './report.js';
 
@@ -44,6 +44,7 @@ export interface SoakResult {
   requests: number;
   requests_per_second: number;
   routes: RouteFigures[];
+  waits: WaitFigures[];
   statuses: Record<string, number>;
   server_errors: number;
   forwarded: readonly number[] | null;
@@ -149,6 +150,7 @@ async function soak(setup: RunningSetup, mail: MailCatcher, users: number, secon
     requests: recorder.samples.length,
     requests_per_second: round(recorder.samples.length / ran),
     routes: recorder.byRoute(ran),
+    waits: recorder.waitFigures(),
     statuses,
     server_errors: Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 || status === '0' ? count : 0), 0),
     forwarded: setup.forwarded(),
