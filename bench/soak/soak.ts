@@ -7,7 +7,8 @@
  *   npm run bench:soak -- --setup sqlite                 one setup (postgres | sqlite | both)
  *
  * Setup A needs PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh schema is made and dropped).
- * Prints a markdown report per setup (for docs/benchmarks.md, "Soak") and writes bench/results/soak-latest.json.
+ * Prints a markdown report per setup (for docs/benchmarks.md, "Soak") and writes bench/results/soak-latest.json
+ * (soak-<users>u-<seconds>s-latest.json for other than 50 users and 60 s).
  * Exits 1 on any failed journey, any 5xx or unanswered request, or any inconsistent account.
  */
 import fs from 'node:fs';
@@ -85,9 +86,11 @@ async function main(): Promise<void> {
 
   const dir = path.resolve(import.meta.dirname, '../results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'soak-latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  // A shorter or smaller run does not replace the figures of the full one.
+  const file = seconds === 60 && users === 50 ? 'soak-latest.json' : `soak-${users}u-${seconds}s-latest.json`;
+  fs.writeFileSync(path.join(dir, file), `${JSON.stringify(results, null, 2)}\n`);
   console.log(results.map(markdownReport).join('\n'));
-  console.error('written to bench/results/soak-latest.json');
+  console.error(`written to bench/results/${file}`);
 
   const failed = results.filter((r) => r.journeys_failed > 0 || r.server_errors > 0 || r.inconsistencies.length > 0 || r.journeys_completed === 0);
   if (failed.length > 0) {
