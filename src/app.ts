@@ -9,6 +9,7 @@ import { assemblePlatform, type Platform } from './platform/platform.js';
 import { acceptJsonBodiesOnly, refuseNulCharacters, requestValidation } from './platform/http/validation.js';
 import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
+import { countRefusedRequests } from './platform/http/rate-limit.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
@@ -75,6 +76,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   acceptJsonBodiesOnly(app);
   refuseNulCharacters(app);
   registerErrorHandling(app);
+  // Before any route: refused requests count toward the limits of the route they were sent to.
+  countRefusedRequests(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
   registerOriginCheck(app, config.publicOrigin);
