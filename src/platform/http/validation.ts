@@ -187,42 +187,82 @@ function plainDecimalCheck(schema: AnySchema): ((data: unknown) => Issue | undef
   };
 }
 
-/** Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. */
-export function acceptJsonBodiesOnly(app: FastifyInstance): void {
+/**
+ * Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. JSON is read as
+ * bytes and must be UTF-8: a body with any other byte sequence is a 400 `malformed_json` (Fastify's own parser would
+ * turn each bad byte into U+FFFD and store that). Parsing is then Fastify's own, with its prototype-poisoning guard.
+ */
+export function parseJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes: Buffer, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      done(new BadRequest('malformed_json', 'The request body is not valid UTF-8.'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }
 
+/** Why a value cannot be taken, by kind: what the detail and the message say. */
+const UNREPRESENTABLE = {
+  nul: { detail: 'contains U+0000', message: 'contains the NUL character (U+0000), which no text field accepts' },
+  surrogate: { detail: 'contains a lone UTF-16 surrogate', message: 'contains a lone UTF-16 surrogate (such as \\ud800), which is no character' },
+  infinite: { detail: 'must be a finite number', message: 'is a number beyond the finite range (1e309 reads as Infinity); numbers must be finite' },
+} as const;
+
+type Unrepresentable = keyof typeof UNREPRESENTABLE;
+
 /**
- * Refuses U+0000 anywhere in a request's JSON body, query string or path parameters, with a 400 naming
- * the field. PostgreSQL text cannot hold NUL (SQLite can), so without this one dialect would answer a 500.
+ * Refuses, in a request's JSON body, query string or path parameters, values no field may hold, with a 400 naming
+ * the field: U+0000 (PostgreSQL text cannot hold it, SQLite can: one dialect would answer a 500), a lone UTF-16
+ * surrogate (each database would store its own replacement character) and a number that is not finite (`1e309`
+ * parses as Infinity, which JSON cannot even write back). Runs before any route's schema, for every route.
  */
-export function refuseNulCharacters(app: FastifyInstance): void {
+export function refuseUnrepresentableValues(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const parts = { body: request.body, querystring: request.query, params: request.params } as const;
     for (const [part, value] of Object.entries(parts)) {
-      const path = pathOfNul(value, part);
-      if (path !== undefined) {
-        throw new BadRequest('validation_failed', `${path} contains the NUL character (U+0000), which no text field accepts.`, [
-          { field: path, message: 'contains U+0000' },
-        ]);
+      const found = firstUnrepresentable(value, part);
+      if (found !== undefined) {
+        const { detail, message } = UNREPRESENTABLE[found.kind];
+        throw new BadRequest('validation_failed', `${found.path} ${message}.`, [{ field: found.path, message: detail }]);
       }
     }
   });
 }
 
-/** The path of the first string (or key) holding U+0000; iterative, so no nesting depth can overflow the stack. */
-function pathOfNul(root: unknown, rootPath: string): string | undefined {
+/** The path and kind of the first value (or key) no field may hold; iterative, so no nesting depth can overflow the stack. */
+function firstUnrepresentable(root: unknown, rootPath: string): { path: string; kind: Unrepresentable } | undefined {
   const pending: [unknown, string][] = [[root, rootPath]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      const kind = textProblem(value);
+      if (kind) return { path, kind };
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path, kind: 'infinite' };
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\u0000')) return path;
+        const kind = textProblem(key);
+        if (kind) return { path, kind };
         pending.push([item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`]);
       }
     }
   }
+  return undefined;
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(text: string): Unrepresentable | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(text)) return 'surrogate';
   return undefined;
 }
