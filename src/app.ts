@@ -10,7 +10,7 @@ import { parseJsonBodies, refuseUnrepresentableValues, requestValidation } from 
 import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { countRefusedRequests } from './platform/http/rate-limit.js';
-import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
+import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -80,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   countRefusedRequests(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
+  registerPrivateReplies(app);
   registerOriginCheck(app, config.publicOrigin);
   await registerOpenApi(app, config.publicOrigin);
 
