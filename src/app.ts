@@ -6,10 +6,12 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { assemblePlatform, type Platform } from './platform/platform.js';
-import { acceptJsonBodiesOnly, refuseNulCharacters, requestValidation } from './platform/http/validation.js';
-import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
+import { parseJsonBodies, refuseUnrepresentableValues, requestValidation } from './platform/http/validation.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
-import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
+import { countRefusedRequests } from './platform/http/rate-limit.js';
+import { trackAllowedMethods } from './platform/http/allowed-methods.js';
+import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter, staticSecurityHeaders } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -60,6 +62,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     schemaController: requestValidation,
     // Requests refused before routing (a malformed URL) answer in our error shape too.
     frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),
+    // And so do requests Node's HTTP parser refuses before Fastify sees them (400, 408, 431).
+    clientErrorHandler: clientErrorHandler(staticSecurityHeaders(config.publicOrigin)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });
@@ -72,11 +76,16 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     if (ownsDatabase) await database.close();
   });
 
-  acceptJsonBodiesOnly(app);
-  refuseNulCharacters(app);
+  parseJsonBodies(app);
+  refuseUnrepresentableValues(app);
   registerErrorHandling(app);
+  // Before any route: refused requests count toward the limits of the route they were sent to.
+  countRefusedRequests(app);
+  // Before any route too: a wrong method on a known path is a 405 with Allow, not a 404.
+  const allowedMethods = trackAllowedMethods(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
+  registerPrivateReplies(app);
   registerOriginCheck(app, config.publicOrigin);
   await registerOpenApi(app, config.publicOrigin);
 
@@ -104,7 +113,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
   await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
-  await registerWebApp(app, deps.webRoot);
+  await registerWebApp(app, deps.webRoot, allowedMethods);
 
   return app as unknown as App;
 }

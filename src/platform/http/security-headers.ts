@@ -79,3 +79,35 @@ export function securityHeadersSetter(publicOrigin: string): (request: FastifyRe
 function isHttps(publicOrigin: string): boolean {
   return publicOrigin.startsWith('https:');
 }
+
+/**
+ * `Cache-Control: no-store` on every reply to a request that carried a cookie or an `Authorization` header, or that
+ * sets a cookie: such a reply may be someone's own data (a signed-in library, a backtest of their strategy), and
+ * neither a browser's cache nor a shared one may keep it. Decided by the request, not by route, so that every
+ * session-scoped route, present and future, is covered without being told. A reply that chose its caching itself
+ * keeps it: the web app's files, which hold nothing personal.
+ */
+export function registerPrivateReplies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.getHeader('cache-control') !== undefined) return;
+    if (request.headers.cookie || request.headers.authorization || reply.getHeader('set-cookie') !== undefined) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+}
+
+/**
+ * The security headers as name → value, for replies written straight to a socket, outside Fastify and any request
+ * (errors of Node's HTTP parser): what helmet would set, gathered once.
+ */
+export function staticSecurityHeaders(publicOrigin: string): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void (headers[name] = String(value)),
+    removeHeader: (name: string) => void delete headers[name],
+  };
+  helmet(helmetOptions(publicOrigin))({} as IncomingMessage, response as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
