@@ -6,10 +6,11 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { assemblePlatform, type Platform } from './platform/platform.js';
-import { acceptJsonBodiesOnly, refuseNulCharacters, requestValidation } from './platform/http/validation.js';
+import { parseJsonBodies, refuseUnrepresentableValues, requestValidation } from './platform/http/validation.js';
 import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
-import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
+import { countRefusedRequests } from './platform/http/rate-limit.js';
+import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -72,11 +73,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     if (ownsDatabase) await database.close();
   });
 
-  acceptJsonBodiesOnly(app);
-  refuseNulCharacters(app);
+  parseJsonBodies(app);
+  refuseUnrepresentableValues(app);
   registerErrorHandling(app);
+  // Before any route: refused requests count toward the limits of the route they were sent to.
+  countRefusedRequests(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
+  registerPrivateReplies(app);
   registerOriginCheck(app, config.publicOrigin);
   await registerOpenApi(app, config.publicOrigin);
 

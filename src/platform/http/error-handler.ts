@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RateLimited, type ErrorDetail } from '../errors.js';
+import { countRefusal } from './rate-limit.js';
+
+/** A validation refusal lists at most this many problems (and says how many there were). */
+export const LISTED_PROBLEMS = 10;
 
 export interface ErrorBody {
   error: string;
@@ -55,35 +59,72 @@ export function frameworkErrorHandler(
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
-      const level = error.status >= 500 ? 'error' : 'info';
-      request.log[level]({ err: error.status >= 500 ? error : undefined, code: error.code }, 'request refused');
-      return reply.status(error.status).send(body(error.code, error.message, error.details));
+  app.setErrorHandler(async (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = clientRefusal(error);
+    if (!refusal) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply
+        .status(500)
+        .send(body('internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`));
     }
-
-    const fastifyError = error as FastifyError;
-    if (fastifyError.validation) {
-      const details = fastifyError.validation.map((issue) => validationDetail(fastifyError.validationContext, issue));
-      const message = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-      return reply.status(400).send(body('validation_failed', `Invalid request. ${message}`, details));
+    if (refusal.status >= 500) request.log.error({ err: error, code: refusal.body.error }, 'request refused');
+    else request.log.info({ code: refusal.body.error }, 'request refused');
+    if (refusal.status !== 429 && refusal.status < 500) {
+      const limited = await countedRefusal(request, reply);
+      if (limited) return sendRefusal(reply, limited);
     }
-
-    const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
-    if (known) return reply.status(known.status).send(body(known.error, known.message));
-
-    const status = fastifyError.statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      return reply.status(status).send(body('bad_request', 'The request could not be understood.'));
-    }
-
-    request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send(body('internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`));
+    return sendRefusal(reply, refusal);
   });
+}
 
+interface Refusal {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly retryAfterSeconds?: number;
+}
+
+/** The reply for an error that is the client's (or a dependency's, for 503), or undefined for a failure of ours. */
+function clientRefusal(error: FastifyError | AppError | Error): Refusal | undefined {
+  if (error instanceof AppError) {
+    const retry = error instanceof RateLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {};
+    return { status: error.status, body: body(error.code, error.message, error.details), ...retry };
+  }
+
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const issues = fastifyError.validation;
+    const details = issues.slice(0, LISTED_PROBLEMS).map((issue) => validationDetail(fastifyError.validationContext, issue));
+    const listed = details.map((d) => `${d.field}: ${d.message}`).join('; ');
+    const count = issues.length > LISTED_PROBLEMS ? ` (${issues.length} problems; the first ${LISTED_PROBLEMS} are listed)` : '';
+    return { status: 400, body: body('validation_failed', `Invalid request${count}. ${listed}`, details) };
+  }
+
+  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (known) return { status: known.status, body: body(known.error, known.message) };
+
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, body: body('bad_request', 'The request could not be understood.') };
+  }
+  return undefined;
+}
+
+/** Counts a refused request toward its route's rate limits: the 429 when that spends one, else undefined. */
+async function countedRefusal(request: FastifyRequest, reply: FastifyReply): Promise<Refusal | undefined> {
+  try {
+    await countRefusal(request, reply);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RateLimited) return clientRefusal(error);
+    // The refusal stands even when the limiter cannot count it.
+    request.log.warn({ err: error }, 'refused request not counted toward the rate limit');
+    return undefined;
+  }
+}
+
+function sendRefusal(reply: FastifyReply, refusal: Refusal) {
+  if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
+  return reply.status(refusal.status).send(refusal.body);
 }
 
 /** The JSON 404 for a request no route matches (sent by the web-app host, which also answers page paths). */

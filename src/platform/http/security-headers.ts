@@ -79,3 +79,19 @@ export function securityHeadersSetter(publicOrigin: string): (request: FastifyRe
 function isHttps(publicOrigin: string): boolean {
   return publicOrigin.startsWith('https:');
 }
+
+/**
+ * `Cache-Control: no-store` on every reply to a request that carried a cookie or an `Authorization` header, or that
+ * sets a cookie: such a reply may be someone's own data (a signed-in library, a backtest of their strategy), and
+ * neither a browser's cache nor a shared one may keep it. Decided by the request, not by route, so that every
+ * session-scoped route, present and future, is covered without being told. A reply that chose its caching itself
+ * keeps it: the web app's files, which hold nothing personal.
+ */
+export function registerPrivateReplies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.getHeader('cache-control') !== undefined) return;
+    if (request.headers.cookie || request.headers.authorization || reply.getHeader('set-cookie') !== undefined) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
+}

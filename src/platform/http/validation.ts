@@ -6,7 +6,17 @@ import { BadRequest } from '../errors.js';
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
-const COMMON: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false };
+// One problem is enough to refuse a request: validation stops at the first (see `validatorOf` for small bodies).
+const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
+
+/**
+ * What a request schema leaves unbounded is bounded here, once for every route: arrays, objects and strings
+ * get these limits unless the schema names its own. The body limit bounds the rest.
+ */
+export const REQUEST_BOUNDS = { maxItems: 1_000, maxProperties: 200, maxLength: 65_536 } as const;
+
+/** A refused request holding at most this many values is validated again to list all its problems. */
+const ALL_PROBLEMS_UP_TO_VALUES = 1_000;
 
 type SchemaController = NonNullable<FastifyServerOptions['schemaController']>;
 type ValidatorFactory = NonNullable<NonNullable<SchemaController['compilersFactory']>['buildValidator']>;
@@ -20,20 +30,28 @@ interface RouteSchema {
   readonly httpPart?: string;
 }
 
+/** An Ajv error as Fastify hands it on (`error.validation`). */
+type Issue = NonNullable<ValidateFunction['errors']>[number];
+
 /**
  * Request validation, given to Fastify as `schemaController.compilersFactory.buildValidator`, which
  * Fastify calls with the shared schemas (`app.addSchema`) so that a route may `$ref` them.
  * Query strings, path parameters and headers are text by nature, so numbers and booleans there are
- * coerced; a JSON body is taken as sent, so `"qty": "10"` is refused rather than guessed at.
+ * coerced — from plain decimals only (`0x10`, `1e1`, ` 5` are refused) — and a query string names only
+ * known parameters; a JSON body is taken as sent, so `"qty": "10"` is refused rather than guessed at.
  */
 export function buildRequestValidator(externalSchemas: SharedSchemas): (route: RouteSchema) => ValidateFunction {
-  const coercing = requestAjv('array', externalSchemas);
-  const exact = requestAjv(false, externalSchemas);
+  const coercing = requestAjvs('array', externalSchemas);
+  const exact = requestAjvs(false, externalSchemas);
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? exact : coercing;
-    // A route may use a shared schema itself as its body; Ajv compiles each $id once.
-    const shared = typeof schema === 'object' && typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined;
-    return (shared as ValidateFunction | undefined) ?? ajv.compile(schema);
+    const ajvs = httpPart === 'body' ? exact : coercing;
+    const bounded = withRequestBounds(schema, { closed: httpPart === 'querystring' });
+    const decimals = httpPart === 'querystring' || httpPart === 'params' ? plainDecimalCheck(bounded) : undefined;
+    return validatorOf(
+      compileIn(ajvs.firstProblem, bounded),
+      () => compileIn(ajvs.allProblems, bounded),
+      decimals,
+    );
   };
 }
 
@@ -43,48 +61,208 @@ export const requestValidation: SchemaController = {
   compilersFactory: { buildValidator: buildRequestValidator as unknown as ValidatorFactory },
 };
 
-function requestAjv(coerceTypes: Options['coerceTypes'], externalSchemas: SharedSchemas): Ajv {
-  const ajv = addFormats(new Ajv({ ...COMMON, coerceTypes }));
-  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema);
+function requestAjvs(coerceTypes: Options['coerceTypes'], externalSchemas: SharedSchemas): { firstProblem: Ajv; allProblems: Ajv } {
+  return { firstProblem: requestAjv({ coerceTypes }, externalSchemas), allProblems: requestAjv({ coerceTypes, allErrors: true }, externalSchemas) };
+}
+
+function requestAjv(options: Options, externalSchemas: SharedSchemas): Ajv {
+  const ajv = addFormats(new Ajv({ ...COMMON, ...options }));
+  for (const schema of Object.values(externalSchemas)) ajv.addSchema(withRequestBounds(schema as AnySchema, { closed: false }));
   return ajv;
 }
 
-/** Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. */
-export function acceptJsonBodiesOnly(app: FastifyInstance): void {
-  app.removeContentTypeParser('text/plain');
+function compileIn(ajv: Ajv, schema: AnySchema): ValidateFunction {
+  // A route may use a shared schema itself as its body; Ajv compiles each $id once.
+  const shared = typeof schema === 'object' && typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined;
+  return (shared as ValidateFunction | undefined) ?? ajv.compile(schema);
 }
 
 /**
- * Refuses U+0000 anywhere in a request's JSON body, query string or path parameters, with a 400 naming
- * the field. PostgreSQL text cannot hold NUL (SQLite can), so without this one dialect would answer a 500.
+ * Validation that stops at the first problem, so a hostile body (200,000 bad items, 95,000 unknown keys) costs
+ * one problem's work; a refused request small enough (at most `ALL_PROBLEMS_UP_TO_VALUES` values) is checked again
+ * with every problem listed, so that a form learns all its mistakes at once. The all-problems validator is compiled
+ * on first need.
  */
-export function refuseNulCharacters(app: FastifyInstance): void {
+function validatorOf(firstProblem: ValidateFunction, compileAllProblems: () => ValidateFunction, precheck?: (data: unknown) => Issue | undefined): ValidateFunction {
+  let allProblems: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    const refused = precheck?.(data);
+    if (refused) {
+      validate.errors = [refused];
+      return false;
+    }
+    if (firstProblem(data)) {
+      validate.errors = null;
+      return true;
+    }
+    validate.errors = firstProblem.errors;
+    if (holdsAtMost(data, ALL_PROBLEMS_UP_TO_VALUES)) {
+      allProblems ??= compileAllProblems();
+      if (!allProblems(data)) validate.errors = allProblems.errors;
+    }
+    return false;
+  }) as ValidateFunction;
+  return validate;
+}
+
+/** Whether `root` holds at most `limit` values (itself, items, members), counted without recursion. */
+function holdsAtMost(root: unknown, limit: number): boolean {
+  const pending: unknown[] = [root];
+  let count = 1;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    for (const key in next) {
+      count += 1;
+      if (count > limit) return false;
+      pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return true;
+}
+
+type SchemaNode = Record<string, unknown>;
+
+/** Keywords whose values are data, not schemas: never walked. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/**
+ * A copy of `schema` with `REQUEST_BOUNDS` added where a node leaves arrays, objects or strings unbounded; with
+ * `closed`, the top-level object refuses unknown members unless it says otherwise (query strings: `limit[]=1`).
+ */
+export function withRequestBounds(schema: AnySchema, options: { closed: boolean }): AnySchema {
+  const copy = boundedCopy(schema);
+  if (options.closed && isSchemaNode(copy) && copy.type === 'object' && copy.additionalProperties === undefined) {
+    copy.additionalProperties = false;
+  }
+  return copy as AnySchema;
+}
+
+function boundedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(boundedCopy);
+  if (typeof value !== 'object' || value === null) return value;
+  const node: SchemaNode = {};
+  for (const [key, member] of Object.entries(value)) node[key] = DATA_KEYWORDS.has(key) ? member : boundedCopy(member);
+  const types = typesOf(node);
+  if (types.includes('array') && node.maxItems === undefined) node.maxItems = REQUEST_BOUNDS.maxItems;
+  if (types.includes('object') && node.maxProperties === undefined) node.maxProperties = REQUEST_BOUNDS.maxProperties;
+  if (types.includes('string') && node.maxLength === undefined) node.maxLength = REQUEST_BOUNDS.maxLength;
+  return node;
+}
+
+function isSchemaNode(value: unknown): value is SchemaNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The JSON types a schema node declares (`type: 'x'` or `type: ['x', 'y']`); a `properties` map named `type` is no type. */
+function typesOf(node: SchemaNode): readonly string[] {
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.type)) return node.type.filter((type): type is string => typeof type === 'string');
+  return [];
+}
+
+/**
+ * For a query string or path parameters: the issue for the first numeric parameter not written as a plain
+ * decimal (Ajv's coercion would read `0x10` as 16, `1e1` as 10 and ` 5` as 5).
+ */
+function plainDecimalCheck(schema: AnySchema): ((data: unknown) => Issue | undefined) | undefined {
+  if (!isSchemaNode(schema) || !isSchemaNode(schema.properties)) return undefined;
+  const numeric = new Map<string, RegExp>();
+  for (const [name, property] of Object.entries(schema.properties)) {
+    if (!isSchemaNode(property)) continue;
+    const types = [...typesOf(property), ...[property.anyOf, property.oneOf].flat().filter(isSchemaNode).flatMap(typesOf)];
+    if (types.includes('number')) numeric.set(name, /^-?\d{1,20}(\.\d{1,20})?$/);
+    else if (types.includes('integer')) numeric.set(name, /^-?\d{1,20}$/);
+  }
+  if (numeric.size === 0) return undefined;
+  return (data) => {
+    if (!isSchemaNode(data)) return undefined;
+    for (const [name, pattern] of numeric) {
+      const values = [data[name]].flat();
+      if (values.some((value) => typeof value === 'string' && !pattern.test(value))) {
+        return { instancePath: `/${name}`, schemaPath: '#/properties', keyword: 'type', params: {}, message: 'must be a plain decimal number' };
+      }
+    }
+    return undefined;
+  };
+}
+
+/**
+ * Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. JSON is read as
+ * bytes and must be UTF-8: a body with any other byte sequence is a 400 `malformed_json` (Fastify's own parser would
+ * turn each bad byte into U+FFFD and store that). Parsing is then Fastify's own, with its prototype-poisoning guard.
+ */
+export function parseJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes: Buffer, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      done(new BadRequest('malformed_json', 'The request body is not valid UTF-8.'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
+
+/** Why a value cannot be taken, by kind: what the detail and the message say. */
+const UNREPRESENTABLE = {
+  nul: { detail: 'contains U+0000', message: 'contains the NUL character (U+0000), which no text field accepts' },
+  surrogate: { detail: 'contains a lone UTF-16 surrogate', message: 'contains a lone UTF-16 surrogate (such as \\ud800), which is no character' },
+  infinite: { detail: 'must be a finite number', message: 'is a number beyond the finite range (1e309 reads as Infinity); numbers must be finite' },
+} as const;
+
+type Unrepresentable = keyof typeof UNREPRESENTABLE;
+
+/**
+ * Refuses, in a request's JSON body, query string or path parameters, values no field may hold, with a 400 naming
+ * the field: U+0000 (PostgreSQL text cannot hold it, SQLite can: one dialect would answer a 500), a lone UTF-16
+ * surrogate (each database would store its own replacement character) and a number that is not finite (`1e309`
+ * parses as Infinity, which JSON cannot even write back). Runs before any route's schema, for every route.
+ */
+export function refuseUnrepresentableValues(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const parts = { body: request.body, querystring: request.query, params: request.params } as const;
     for (const [part, value] of Object.entries(parts)) {
-      const path = pathOfNul(value, part);
-      if (path !== undefined) {
-        throw new BadRequest('validation_failed', `${path} contains the NUL character (U+0000), which no text field accepts.`, [
-          { field: path, message: 'contains U+0000' },
-        ]);
+      const found = firstUnrepresentable(value, part);
+      if (found !== undefined) {
+        const { detail, message } = UNREPRESENTABLE[found.kind];
+        throw new BadRequest('validation_failed', `${found.path} ${message}.`, [{ field: found.path, message: detail }]);
       }
     }
   });
 }
 
-/** The path of the first string (or key) holding U+0000; iterative, so no nesting depth can overflow the stack. */
-function pathOfNul(root: unknown, rootPath: string): string | undefined {
+/** The path and kind of the first value (or key) no field may hold; iterative, so no nesting depth can overflow the stack. */
+function firstUnrepresentable(root: unknown, rootPath: string): { path: string; kind: Unrepresentable } | undefined {
   const pending: [unknown, string][] = [[root, rootPath]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      const kind = textProblem(value);
+      if (kind) return { path, kind };
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path, kind: 'infinite' };
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\u0000')) return path;
+        const kind = textProblem(key);
+        if (kind) return { path, kind };
         pending.push([item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`]);
       }
     }
   }
+  return undefined;
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(text: string): Unrepresentable | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(text)) return 'surrogate';
   return undefined;
 }
