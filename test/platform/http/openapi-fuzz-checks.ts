@@ -97,7 +97,8 @@ export async function sendRaw(port: number, bytes: Buffer, timeoutMs = 5_000): P
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', done);
     socket.on('close', done);
-    socket.on('connect', () => socket.end(bytes));
+    // Written, not half-closed: a client's FIN can make the server drop a request it is still answering.
+    socket.on('connect', () => socket.write(bytes));
   });
   return parseReply(received) ?? 'no_reply';
 }
