@@ -59,19 +59,22 @@ function isErrorBody(reply: Reply): boolean {
  */
 const BOOKKEEPING_TABLES = new Set(['rate_limit_counters']);
 
-/**
- * Every table's row count and a hash of its content, read from the live schema so that a table added later
- * is covered. Equal snapshots: no stored row was added, removed or changed.
- */
-export async function snapshotTables(database: DatabaseHandle): Promise<Map<string, string>> {
+/** The tables of the live schema, bookkeeping aside: read from the database, so a table added later is covered. */
+export async function storedTables(database: DatabaseHandle): Promise<string[]> {
   const tables = await database.db.introspection.getTables();
-  const snapshot = new Map<string, string>();
-  for (const table of tables.filter((t) => !t.isView && !BOOKKEEPING_TABLES.has(t.name))) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(database.db);
-    const lines = rows.map((row) => JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)), jsonSafe)).sort();
-    snapshot.set(table.name, `${rows.length} rows, ${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)}`);
-  }
-  return snapshot;
+  return tables.filter((t) => !t.isView && !BOOKKEEPING_TABLES.has(t.name)).map((t) => t.name);
+}
+
+/** Every table's row count and a hash of its content. Equal snapshots: no stored row was added, removed or changed. */
+export async function snapshotTables(database: DatabaseHandle, tables: readonly string[]): Promise<Map<string, string>> {
+  const hashes = await Promise.all(
+    tables.map(async (table) => {
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.db);
+      const lines = rows.map((row) => JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)), jsonSafe)).sort();
+      return [table, `${rows.length} rows, ${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)}`] as const;
+    }),
+  );
+  return new Map(hashes);
 }
 
 function jsonSafe(_key: string, value: unknown): unknown {
