@@ -24,6 +24,7 @@ export interface JsonSchema {
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
   format?: string;
+  pattern?: string;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
@@ -84,6 +85,8 @@ export type Defect =
   | 'header.content_type'
   | 'header.foreign_origin'
   | 'path.bad_value'
+  /** A well-formed id that names no row, with a well-formed body: the route's own code runs and must answer 404. */
+  | 'path.unknown_id'
   | 'query.bad_value'
   | 'query.bad_encoding'
   | 'query.duplicate_key'
@@ -145,13 +148,17 @@ function applicableDefects(operation: Operation): Defect[] {
     defects.push('body.on_bodiless_route', 'header.content_type');
   }
   if (STATE_CHANGING.has(operation.method)) defects.push('header.foreign_origin');
-  if (path.length > 0) defects.push('path.bad_value', 'path.bad_value');
+  if (path.length > 0) defects.push('path.bad_value', 'path.bad_value', 'path.unknown_id');
   if (query.some(isTypedQuery)) {
     defects.push('query.bad_value', 'query.bad_value', 'query.duplicate_key', 'query.array_syntax');
   }
   if (query.length > 0) defects.push('query.bad_encoding');
   if (query.some((p) => p.required)) defects.push('query.missing_required');
   return defects.length === 1 && operation.method === 'GET' ? ['none', 'method.not_allowed'] : defects;
+}
+
+function isUuidParameter(parameter: Parameter): boolean {
+  return parameter.schema.format === 'uuid' || Boolean(parameter.schema.pattern?.includes('{8}-'));
 }
 
 /** A query parameter whose value can be wrong: numeric, boolean or one of a list (any text is a valid free string). */
@@ -223,6 +230,13 @@ function defectArbitrary(operation: Operation, defect: Defect): fc.Arbitrary<Omi
       return fc
         .tuple(fc.constantFrom(...operation.parameters.filter((p) => p.in === 'path')), badPathValue())
         .map(([parameter, raw]) => withBody(operation, { ...baseRequest(operation, { [parameter.name]: raw }) }));
+    case 'path.unknown_id':
+      return fc
+        .tuple(fc.constantFrom(...operation.parameters.filter((p) => p.in === 'path')), fc.uuid({ version: 4 }), fc.constantFrom('9007199254740993', '9999999999999999', '2147483648', '1000000007'), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/))
+        .map(([parameter, uuid, bigId, text]) => {
+          const value = isUuidParameter(parameter) ? uuid : parameter.schema.pattern?.includes('[0-9]') ? bigId : `unknown-${text}`;
+          return withBody(operation, baseRequest(operation, { [parameter.name]: value }));
+        });
     case 'query.bad_value':
       return fc
         .constantFrom(...operation.parameters.filter(isTypedQuery))
@@ -389,7 +403,8 @@ export function plausible(schema: JsonSchema, depth = 0): unknown {
   const type = [schema.type ?? (schema.properties ? 'object' : 'string')].flat().find((t) => t !== 'null') ?? 'null';
   switch (type) {
     case 'string': {
-      if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+      if (schema.format === 'uuid' || schema.pattern?.includes('{8}-')) return '00000000-0000-4000-8000-000000000000';
+      if (schema.pattern?.startsWith('^[1-9][0-9]')) return '1';
       if (schema.format === 'date') return '2024-01-02';
       if (schema.format === 'date-time') return '2024-01-02T00:00:00.000Z';
       if (schema.format === 'email') return 'fuzz@example.com';
@@ -513,7 +528,6 @@ function malformedJson(operation: Operation): fc.Arbitrary<string> {
     '{"a": 01}',
     '{"__proto__": {"admin": true}}',
     '{"constructor": {"prototype": {"admin": true}}}',
-    '\u00ef\u00bb\u00bf{}',
     '[',
     'undefined',
     '{"a":1,}',
