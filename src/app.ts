@@ -7,10 +7,10 @@ import { databaseOptions, migrateToLatest, openDatabase, type DatabaseHandle } f
 import { createLogger } from './platform/logger.js';
 import { assemblePlatform, type Platform } from './platform/platform.js';
 import { parseJsonBodies, refuseUnrepresentableValues, requestValidation } from './platform/http/validation.js';
-import { frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { countRefusedRequests } from './platform/http/rate-limit.js';
-import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
+import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter, staticSecurityHeaders } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -61,6 +61,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     schemaController: requestValidation,
     // Requests refused before routing (a malformed URL) answer in our error shape too.
     frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),
+    // And so do requests Node's HTTP parser refuses before Fastify sees them (400, 408, 431).
+    clientErrorHandler: clientErrorHandler(staticSecurityHeaders(config.publicOrigin)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RateLimited, type ErrorDetail } from '../errors.js';
 import { countRefusal } from './rate-limit.js';
@@ -51,6 +52,44 @@ export function frameworkErrorHandler(
     request.log.info({ code: error.code }, 'request refused');
     const message = UNROUTABLE_MESSAGES[error.code] ?? 'The request could not be understood.';
     void reply.status(400).header('x-request-id', request.id).send(body('bad_request', message));
+  };
+}
+
+/** Errors of Node's HTTP parser (the `clientError` event), by code: status, reason phrase, our code and message. */
+const PARSER_ERRORS: Readonly<Record<string, { status: number; reason: string; error: string; message: string }>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', error: 'request_timeout', message: 'The request took too long to arrive.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    error: 'headers_too_large',
+    message: 'The request headers are too large.',
+  },
+};
+const PARSER_ERROR = { status: 400, reason: 'Bad Request', error: 'bad_request', message: 'The request is not well-formed HTTP.' };
+
+/**
+ * Fastify's `clientErrorHandler` option: a request Node's HTTP parser refuses (malformed, headers over the limit,
+ * too slow) never reaches Fastify, so its answer is written to the socket here, in our error shape and with the
+ * security headers (`headers`, from `staticSecurityHeaders`), and the connection closed.
+ */
+export function clientErrorHandler(headers: Readonly<Record<string, string>>): (this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return function (error, socket) {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const known = (error.code && PARSER_ERRORS[error.code]) || PARSER_ERROR;
+    this.log.info({ code: error.code, status: known.status }, 'request refused by the HTTP parser');
+    if (socket.writable) {
+      const payload = JSON.stringify(body(known.error, known.message));
+      const lines = [
+        `HTTP/1.1 ${known.status} ${known.reason}`,
+        'content-type: application/json; charset=utf-8',
+        `content-length: ${Buffer.byteLength(payload)}`,
+        'cache-control: no-store',
+        'connection: close',
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${payload}`);
+    }
+    socket.destroy();
   };
 }
 

@@ -95,3 +95,19 @@ export function registerPrivateReplies(app: FastifyInstance): void {
     }
   });
 }
+
+/**
+ * The security headers as name → value, for replies written straight to a socket, outside Fastify and any request
+ * (errors of Node's HTTP parser): what helmet would set, gathered once.
+ */
+export function staticSecurityHeaders(publicOrigin: string): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void (headers[name] = String(value)),
+    removeHeader: (name: string) => void delete headers[name],
+  };
+  helmet(helmetOptions(publicOrigin))({} as IncomingMessage, response as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
