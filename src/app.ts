@@ -11,6 +11,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from
 import { registerOriginCheck } from './platform/http/origin-check.js';
 import { httpServerOptions, registerHostHeaderCheck } from './platform/http/host-header.js';
 import { countRefusedRequests } from './platform/http/rate-limit.js';
+import { trackAllowedMethods } from './platform/http/allowed-methods.js';
 import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter, staticSecurityHeaders } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
@@ -82,6 +83,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   registerErrorHandling(app);
   // Before any route: refused requests count toward the limits of the route they were sent to.
   countRefusedRequests(app);
+  // Before any route too: a wrong method on a known path is a 405 with Allow, not a 404.
+  const allowedMethods = trackAllowedMethods(app);
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
   registerPrivateReplies(app);
@@ -113,7 +116,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
   await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
-  await registerWebApp(app, deps.webRoot);
+  await registerWebApp(app, deps.webRoot, allowedMethods);
 
   return app as unknown as App;
 }

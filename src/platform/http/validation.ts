@@ -191,6 +191,8 @@ function plainDecimalCheck(schema: AnySchema): ((data: unknown) => Issue | undef
  * Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. JSON is read as
  * bytes and must be UTF-8: a body with any other byte sequence is a 400 `malformed_json` (Fastify's own parser would
  * turn each bad byte into U+FFFD and store that). Parsing is then Fastify's own, with its prototype-poisoning guard.
+ * A route without a body schema takes no body: any JSON body, `{}` included, is a 400 `unexpected_body`, while an
+ * empty body labelled as JSON (what some clients send on every POST) is taken as no body.
  */
 export function parseJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
@@ -198,6 +200,22 @@ export function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes: Buffer, done) => {
+    // A route without a body schema takes no body; an empty one labelled as JSON is no body. (No route: a 404 follows.)
+    if (request.is404) return done(null, undefined);
+    const takesBody = request.routeOptions.schema?.body !== undefined;
+    if (!takesBody) {
+      if (bytes.length === 0) done(null, undefined);
+      else done(new BadRequest('unexpected_body', `${request.method} ${request.routeOptions.url ?? ''} takes no request body; send none.`), undefined);
+      return;
+    }
+    if (bytes.length === 0) {
+      done(new BadRequest('malformed_json', 'The request says it carries JSON but the body is empty.'), undefined);
+      return;
+    }
+    if (!holdsFewValues(bytes)) {
+      done(new BadRequest('too_many_values', `The request body holds more than ${MAX_BODY_VALUES} values; no request takes as many.`), undefined);
+      return;
+    }
     let text: string;
     try {
       text = utf8.decode(bytes);
@@ -207,6 +225,37 @@ export function parseJsonBodies(app: FastifyInstance): void {
     }
     parseJson(request, text, done);
   });
+}
+
+/**
+ * At most this many values (array items and object members) in a JSON body, counted by its commas before it is
+ * parsed: building a 95,000-member object costs far more than refusing it. The largest legitimate body (a breach
+ * notice naming 10,000 accounts) holds half as many.
+ */
+export const MAX_BODY_VALUES = 20_000;
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether a JSON text has at most `MAX_BODY_VALUES` commas outside its strings; a shorter text always has. */
+function holdsFewValues(bytes: Buffer): boolean {
+  if (bytes.length <= MAX_BODY_VALUES) return true;
+  let commas = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i += 1;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === COMMA) {
+      commas += 1;
+      if (commas >= MAX_BODY_VALUES) return false;
+    }
+  }
+  return true;
 }
 
 /** Why a value cannot be taken, by kind: what the detail and the message say. */
@@ -222,10 +271,12 @@ type Unrepresentable = keyof typeof UNREPRESENTABLE;
  * Refuses, in a request's JSON body, query string or path parameters, values no field may hold, with a 400 naming
  * the field: U+0000 (PostgreSQL text cannot hold it, SQLite can: one dialect would answer a 500), a lone UTF-16
  * surrogate (each database would store its own replacement character) and a number that is not finite (`1e309`
- * parses as Infinity, which JSON cannot even write back). Runs before any route's schema, for every route.
+ * parses as Infinity, which JSON cannot even write back); and a query string that is not percent-encoded UTF-8
+ * (400 `bad_request`). Runs before any route's schema, for every route.
  */
 export function refuseUnrepresentableValues(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
+    refuseMalformedQueryString(request.url);
     const parts = { body: request.body, querystring: request.query, params: request.params } as const;
     for (const [part, value] of Object.entries(parts)) {
       const found = firstUnrepresentable(value, part);
@@ -237,24 +288,49 @@ export function refuseUnrepresentableValues(app: FastifyInstance): void {
   });
 }
 
-/** The path and kind of the first value (or key) no field may hold; iterative, so no nesting depth can overflow the stack. */
-function firstUnrepresentable(root: unknown, rootPath: string): { path: string; kind: Unrepresentable } | undefined {
-  const pending: [unknown, string][] = [[root, rootPath]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, path] = next;
-    if (typeof value === 'string') {
-      const kind = textProblem(value);
-      if (kind) return { path, kind };
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { path, kind: 'infinite' };
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        const kind = textProblem(key);
-        if (kind) return { path, kind };
-        pending.push([item, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`]);
-      }
+/**
+ * Fastify's query-string parser keeps what it cannot decode as it is (`q=%zz` reads as `%zz`, `%FF` as U+FFFD):
+ * a query string whose names or values are not percent-encoded UTF-8 is a 400 instead.
+ */
+function refuseMalformedQueryString(url: string): void {
+  const start = url.indexOf('?');
+  if (start < 0) return;
+  for (const pair of url.slice(start + 1).split('&')) {
+    try {
+      decodeURIComponent(pair.replace(/\+/g, ' '));
+    } catch {
+      throw new BadRequest('bad_request', 'The query string is not valid percent-encoded UTF-8.');
     }
   }
+}
+
+/**
+ * The path and kind of the first value (or key) no field may hold. Iterative, so no nesting depth can overflow the
+ * stack; a path is only spelled out for containers and for the value refused.
+ */
+function firstUnrepresentable(root: unknown, rootPath: string): { path: string; kind: Unrepresentable } | undefined {
+  const rootKind = leafProblem(root);
+  if (rootKind) return { path: rootPath, kind: rootKind };
+  const pending: [object, string][] = typeof root === 'object' && root !== null ? [[root, rootPath]] : [];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [container, path] = next;
+    const isArray = Array.isArray(container);
+    for (const key in container) {
+      const member = (container as Record<string, unknown>)[key];
+      const memberPath = () => (isArray ? `${path}[${key}]` : `${path}.${key}`);
+      const keyKind = isArray ? undefined : textProblem(key);
+      if (keyKind) return { path, kind: keyKind };
+      const kind = leafProblem(member);
+      if (kind) return { path: memberPath(), kind };
+      if (typeof member === 'object' && member !== null) pending.push([member, memberPath()]);
+    }
+  }
+  return undefined;
+}
+
+function leafProblem(value: unknown): Unrepresentable | undefined {
+  if (typeof value === 'string') return textProblem(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'infinite';
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendMethodNotAllowed } from './allowed-methods.js';
 import { notFoundBody } from './error-handler.js';
 
 /** Where `vite build` writes the web app: `dist/web` at the repository root (same path from `src/` and `dist/`). */
@@ -19,10 +20,15 @@ const SERVER_PATHS = ['/api', '/docs', '/openapi.json', '/healthz', '/readyz', '
  * Serves the built single-page app at `/`. Hashed files under `/assets/` are cached for a year;
  * `index.html` is revalidated every time, so a deploy takes effect at the next navigation. Any other
  * GET for a page path (no file extension, not an API path) answers `index.html`, for the app's own
- * router; everything else that matches no route stays a JSON 404. Without a build, pages say how to
+ * router; a known path asked with another method is a 405 with `Allow` (`allowedMethods`); everything else that
+ * matches no route stays a JSON 404. Without a build, pages say how to
  * make one and the API works as before.
  */
-export async function registerWebApp(app: FastifyInstance, webRoot: string = DEFAULT_WEB_ROOT): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webRoot: string = DEFAULT_WEB_ROOT,
+  allowedMethods: (request: FastifyRequest) => readonly string[] = () => [],
+): Promise<void> {
   const index = readIndex(webRoot);
   const built = index !== undefined;
   if (built) {
@@ -41,6 +47,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string = DEF
   }
 
   app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(request);
+    if (allowed.length > 0) return sendMethodNotAllowed(request, reply, allowed);
     if (!isPagePath(request)) return reply.status(404).send(notFoundBody(request));
     if (!built) {
       return reply

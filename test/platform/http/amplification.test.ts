@@ -8,10 +8,12 @@ import { HttpClient } from '../../helpers/http-client.js';
 /**
  * Hostile bodies cost the server little and get a small answer: a validation refusal lists at most ten issues,
  * validation of a huge body stops at its first problem, schemas are bounded by default, and refused requests
- * count toward the route's rate limit. The probe of issue 19 saw 20 MB replies and 1–2.4 s per request here.
+ * count toward the route's rate limit, and a body of more than 20,000 values is refused before it is parsed. The
+ * probe of issue 19 saw 20 MB replies and 1–2.4 s per request here. Cost is measured in this process's CPU time
+ * (the server runs in it, through `inject`), which other load on the machine does not inflate as it does wall time.
  */
 const MAX_REPLY_BYTES = 4 * 1024;
-const MAX_MILLISECONDS = 750;
+const MAX_CPU_MILLISECONDS = 300;
 
 describeEachDialect('validation replies stay small', (db) => {
   let app: App;
@@ -34,37 +36,43 @@ describeEachDialect('validation replies stay small', (db) => {
   const period = { symbol: 'SPY', start_date: '2020-01-01', end_date: '2020-12-31', initial_capital: 10_000 };
 
   async function timedPost(client: HttpClient, url: string, payload: string) {
-    const started = performance.now();
+    const started = process.cpuUsage();
     const response = await client.post(url, payload);
-    return { response, milliseconds: performance.now() - started };
+    const spent = process.cpuUsage(started);
+    return { response, milliseconds: (spent.user + spent.system) / 1000 };
   }
 
+  const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 1]));
+
   it.each([
-    ['200,000 strategies on compare-strategies', '/api/compare-strategies', { ...period, strategies: Array.from({ length: 200_000 }, () => 1) }],
-    ['200,000 strategy_params on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', strategy_params: Array.from({ length: 200_000 }, () => 1) }],
-    ['95,000 unknown keys on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', ...Object.fromEntries(Array.from({ length: 95_000 }, (_, i) => [`k${i}`, 1])) }],
-  ])('%s: a 400 under 4 KB, answered fast', async (_name, url, body) => {
+    ['200,000 strategies on compare-strategies', '/api/compare-strategies', { ...period, strategies: Array.from({ length: 200_000 }, () => 1) }, 'too_many_values'],
+    ['200,000 strategy_params on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', strategy_params: Array.from({ length: 200_000 }, () => 1) }, 'too_many_values'],
+    ['95,000 unknown keys on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', ...keys(95_000) }, 'too_many_values'],
+    ['19,000 strategies on compare-strategies', '/api/compare-strategies', { ...period, strategies: Array.from({ length: 19_000 }, () => 1) }, 'validation_failed'],
+    ['19,000 strategy_params on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', strategy_params: Array.from({ length: 19_000 }, () => ({ value: 'x' })) }, 'validation_failed'],
+    ['19,000 unknown keys on backtest', '/api/backtest', { ...period, strategy: 'sma_crossover', ...keys(19_000) }, 'validation_failed'],
+  ])('%s: a 400 under 4 KB, answered fast', async (_name, url, body, error) => {
     const payload = JSON.stringify(body);
-    expect(payload.length).toBeGreaterThan(390_000);
+    expect(payload.length).toBeGreaterThan(38_000);
     const { response, milliseconds } = await timedPost(new HttpClient(app), url, payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error: 'validation_failed', message: expect.any(String) });
+    expect(response.json()).toMatchObject({ error, message: expect.any(String) });
     expect(response.rawPayload.length).toBeLessThan(MAX_REPLY_BYTES);
-    expect(milliseconds).toBeLessThan(MAX_MILLISECONDS);
+    expect(milliseconds).toBeLessThan(MAX_CPU_MILLISECONDS);
   });
 
   it('bounds arrays, objects and strings by default where a schema does not', async () => {
     const client = new HttpClient(app);
     const huge = [
-      { items: Array.from({ length: 100_000 }, () => 'x') },
-      { open: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])) },
+      { items: Array.from({ length: 19_000 }, () => 'x') },
+      { open: keys(19_000) },
       { text: 'x'.repeat(500_000) },
     ];
     for (const body of huge) {
       const { response, milliseconds } = await timedPost(client, '/fixture/unbounded', JSON.stringify(body));
       expect(response.statusCode).toBe(400);
       expect(response.rawPayload.length).toBeLessThan(MAX_REPLY_BYTES);
-      expect(milliseconds).toBeLessThan(MAX_MILLISECONDS);
+      expect(milliseconds).toBeLessThan(MAX_CPU_MILLISECONDS);
     }
     expect((await client.post('/fixture/unbounded', { items: [1, 2], open: { a: 1 }, text: 'fine' })).statusCode).toBe(200);
   });
