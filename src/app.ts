@@ -9,6 +9,7 @@ import { assemblePlatform, type Platform } from './platform/platform.js';
 import { parseJsonBodies, refuseUnrepresentableValues, requestValidation } from './platform/http/validation.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOriginCheck } from './platform/http/origin-check.js';
+import { httpServerOptions, registerHostHeaderCheck } from './platform/http/host-header.js';
 import { countRefusedRequests } from './platform/http/rate-limit.js';
 import { trackAllowedMethods } from './platform/http/allowed-methods.js';
 import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter, staticSecurityHeaders } from './platform/http/security-headers.js';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),
     // And so do requests Node's HTTP parser refuses before Fastify sees them (400, 408, 431).
     clientErrorHandler: clientErrorHandler(staticSecurityHeaders(config.publicOrigin)),
+    http: httpServerOptions,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });
@@ -86,6 +88,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
   registerPrivateReplies(app);
+  registerHostHeaderCheck(app);
   registerOriginCheck(app, config.publicOrigin);
   await registerOpenApi(app, config.publicOrigin);
 
