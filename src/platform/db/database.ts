@@ -85,11 +85,22 @@ function openSqlite(file: string): DatabaseHandle {
   return { db, dialect: 'sqlite', exclusively, close: () => db.destroy() };
 }
 
+/**
+ * Time limits on PostgreSQL, so that a database that is down, restarting or stuck fails a request within
+ * seconds (a 503 `database_unavailable`, `database-faults.ts`) rather than holding it: waiting for a pooled
+ * connection or opening one, and one statement on the server.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
+export const PG_STATEMENT_TIMEOUT_MS = 10_000;
+
 function openPostgres(url: string, schema: string | undefined, max: number): DatabaseHandle {
+  const serverSettings = [`-c statement_timeout=${PG_STATEMENT_TIMEOUT_MS}`, ...(schema ? [`-c search_path=${schema}`] : [])];
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    options: serverSettings.join(' '),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === PG_TYPES.INT8) return (value: string) => Number(value);
@@ -101,6 +112,11 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // A connection cut by the server (restart, failover) emits 'error': on the pool while it is idle there, on
+  // the client while it is checked out between two queries of a transaction. Without a listener either would
+  // crash the process. The query in flight fails on its own (a 503); the pool drops the dead client.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
 }

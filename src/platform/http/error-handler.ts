@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimited, type ErrorDetail } from '../errors.js';
+import { databaseFault } from '../db/database-faults.js';
+import { AppError, RateLimited, ServiceUnavailable, type ErrorDetail } from '../errors.js';
 
 export interface ErrorBody {
   error: string;
@@ -55,11 +56,14 @@ export function frameworkErrorHandler(
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    // A database that is down, restarting or full is a 503 with Retry-After, not a 500.
+    const error = thrown instanceof AppError ? thrown : (databaseFault(thrown) ?? thrown);
     if (error instanceof AppError) {
-      if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+      const retryAfter = error instanceof RateLimited || error instanceof ServiceUnavailable ? error.retryAfterSeconds : undefined;
+      if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
       const level = error.status >= 500 ? 'error' : 'info';
-      request.log[level]({ err: error.status >= 500 ? error : undefined, code: error.code }, 'request refused');
+      request.log[level]({ err: error.status >= 500 ? thrown : undefined, code: error.code }, 'request refused');
       return reply.status(error.status).send(body(error.code, error.message, error.details));
     }
 
