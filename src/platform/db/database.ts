@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -68,7 +68,7 @@ function openSqlite(file: string): DatabaseHandle {
   // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    dialect: new SqliteDialect({ database: rollbackAfterAutoRollback(sqlite, cachingStatements(sqlite)) }),
     plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
   });
   const exclusively = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -92,6 +92,19 @@ function openSqlite(file: string): DatabaseHandle {
  */
 export const PG_CONNECT_TIMEOUT_MS = 3_000;
 export const PG_STATEMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * On some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…) SQLite rolls the transaction back itself; Kysely's
+ * ROLLBACK then fails with "no transaction is active" and that error would replace the real one (a full disk
+ * would be a 500 rather than a 503 `storage_full`). A ROLLBACK with no transaction open is therefore a no-op.
+ */
+function rollbackAfterAutoRollback(sqlite: SQLite.Database, database: SqliteDatabase): SqliteDatabase {
+  const nothingToRollBack = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) };
+  return {
+    close: () => database.close(),
+    prepare: (query: string) => (!sqlite.inTransaction && /^\s*rollback\s*$/i.test(query) ? nothingToRollBack : database.prepare(query)),
+  } as SqliteDatabase;
+}
 
 function openPostgres(url: string, schema: string | undefined, max: number): DatabaseHandle {
   const serverSettings = [`-c statement_timeout=${PG_STATEMENT_TIMEOUT_MS}`, ...(schema ? [`-c search_path=${schema}`] : [])];
