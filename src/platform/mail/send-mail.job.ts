@@ -1,6 +1,8 @@
 import type { Db } from '../db/database.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { JobHandler } from '../jobs/jobs.js';
+import { makeRetriesDue } from '../jobs/jobs.repo.js';
+import { SEND_MAIL_JOB } from './outbox.js';
 import type { MailTransport } from './transport.js';
 import { LINK_TOKEN_PLACEHOLDER, type MintLinkToken } from './link-token.js';
 
@@ -9,7 +11,8 @@ import { LINK_TOKEN_PLACEHOLDER, type MintLinkToken } from './link-token.js';
  * not mail twice (a crash between sending and marking can still repeat one mail: at-least-once).
  * A mail carrying a link gets its token minted here, at delivery, by the link owner's `mintLinkToken`, so
  * the token never rests in the database (only its hash does); a link already used, expired or gone is not mailed. Once delivered, the bodies
- * are blanked: the words are personal data we no longer need.
+ * are blanked: the words are personal data we no longer need, and the mail retries waiting out a relay outage fall
+ * due at once (the backlog then drains oldest first; see docs/faults.md).
  */
 /** An address no mail may go to: the reserved `.invalid` top-level domain. */
 export function isUndeliverable(address: string): boolean {
@@ -30,7 +33,8 @@ export function sendMailJob(deps: {
     // RFC 2606 `.invalid` (the AUTH_V1=off operator's address) is never delivered, whatever the relay would do.
     const deliverable = !isUndeliverable(mail.to_address);
     const token = !deliverable ? undefined : mail.link_id === null ? null : await deps.mintLinkToken(deps.db, mail.link_id, isoNow(deps.clock));
-    if (token !== undefined) {
+    const delivers = token !== undefined;
+    if (delivers) {
       const withToken = (body: string) => (token === null ? body : body.replaceAll(LINK_TOKEN_PLACEHOLDER, token));
       await deps.transport.send({
         id: mail.id,
@@ -46,5 +50,7 @@ export function sendMailJob(deps: {
       .set({ sent_at: isoNow(deps.clock), text_body: '', html_body: '' })
       .where('id', '=', outboxId)
       .execute();
+    // The relay answers: mail that waited out an outage goes now, oldest first, not at each one's next retry.
+    if (delivers) await makeRetriesDue(deps.db, SEND_MAIL_JOB, isoNow(deps.clock));
   };
 }
