@@ -123,8 +123,10 @@ suite(title, () => {
 
   it('purge: killed with one erased account purged and the next blocked; the next worker purges the rest, each once', async () => {
     const [first, second] = [await account(), await account()] as [SignedInAccount, SignedInAccount];
-    const longAgo = new Date(Date.now() - 40 * 86_400_000).toISOString();
-    await db.updateTable('users').set({ deleted_at: longAgo }).where('id', 'in', [first.userId, second.userId]).execute();
+    // Erased 41 and 40 days ago: purged oldest erasure first.
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await db.updateTable('users').set({ deleted_at: daysAgo(41) }).where('id', '=', first.userId).execute();
+    await db.updateTable('users').set({ deleted_at: daysAgo(40) }).where('id', '=', second.userId).execute();
     const actedBy = async (userId: string) => db.selectFrom('audit_entries').select('id').where('actor_user_id', '=', userId).execute();
     const secondsRows = (await actedBy(second.userId)).map((row) => row.id);
     expect(secondsRows.length).toBeGreaterThan(0);
