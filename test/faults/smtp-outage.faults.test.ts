@@ -16,9 +16,12 @@ describeEachDialect('SMTP down for a while', (database) => {
   let smtp: TestSmtpServer;
   let close: () => void;
   let worker: JobWorker;
+  /** The relay's port, as the service is configured: a relay coming back comes back there. */
+  let port: number;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
+    port = Number(new URL(smtp.url).port);
     app = await buildTestApp(database().handle, { clock, env: { SMTP_URL: smtp.url } });
     const jobs = buildJobHandlers(app.platform);
     close = jobs.close;
@@ -39,7 +42,6 @@ describeEachDialect('SMTP down for a while', (database) => {
   }
 
   it('keeps mail in the outbox while the relay is down and sends each once as soon as it is back, the backlog oldest first', async () => {
-    const port = Number(new URL(smtp.url).port);
     await smtp.close();
 
     // Mail keeps coming during a 3-minute outage; every delivery attempt fails and is retried with backoff.
@@ -67,5 +69,21 @@ describeEachDialect('SMTP down for a while', (database) => {
     // Once: nothing more goes out later.
     await runWorkerFor(120);
     expect(smtp.received).toHaveLength(6);
+  });
+
+  it('leaves a mail the relay refused (not an outage) to its own backoff when other mail goes', async () => {
+    await db().deleteFrom('jobs').execute();
+    smtp = await startSmtpServer({ port });
+    smtp.refuseRecipients = true;
+    const refusedAt = clock.now().getTime();
+    await queueMail(db(), clock, { to: 'refused@example.com', subject: 'Refused', text: 'r', html: '<p>r</p>' });
+    await worker.runUntilIdle();
+    smtp.refuseRecipients = false;
+    await queueMail(db(), clock, { to: 'welcome@example.com', subject: 'Welcome', text: 'w', html: '<p>w</p>' });
+    await worker.runUntilIdle();
+
+    expect(smtp.received.map((mail) => mail.envelope.to[0])).toEqual(['welcome@example.com']);
+    const refused = await db().selectFrom('jobs').select(['state', 'run_at']).where('state', '=', 'queued').execute();
+    expect(refused).toEqual([{ state: 'queued', run_at: new Date(refusedAt + 5_000).toISOString() }]);
   });
 });

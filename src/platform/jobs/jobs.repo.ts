@@ -133,10 +133,10 @@ export function extendLease(db: DbOrTx, id: string, owner: string, leaseExpiresA
 }
 
 /**
- * Makes the waiting retries of one kind due now (jobs that failed before and wait for their backoff): for a
- * dependency that answers again, such as the mail relay, so the backlog goes now rather than at each retry.
+ * Makes the waiting retries of one kind whose last error starts with `errorPrefix` due now: for a dependency
+ * that answers again, such as the mail relay, so the backlog goes now rather than at each one's next retry.
  */
-export async function makeRetriesDue(db: DbOrTx, kind: string, now: string): Promise<void> {
+export async function makeRetriesDue(db: DbOrTx, kind: string, errorPrefix: string, now: string): Promise<void> {
   await db
     .updateTable('jobs')
     .set({ run_at: now, updated_at: now })
@@ -144,6 +144,7 @@ export async function makeRetriesDue(db: DbOrTx, kind: string, now: string): Pro
     .where('state', '=', 'queued')
     .where('attempts', '>', 0)
     .where('run_at', '>', now)
+    .where(sql<string>`substr(last_error, 1, ${errorPrefix.length})`, '=', errorPrefix)
     .execute();
 }
 
