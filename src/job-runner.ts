@@ -23,7 +23,7 @@ export interface JobRunner {
 export const FEATURE_PURGES: readonly RecordPurge[] = [purgeErasedAccounts, purgeExpiredAuthRecords];
 
 /** Every job kind the service runs, with its handler. Features add theirs here. */
-function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
+export function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {
   const { db, clock, config, logger } = platform;
   const transport = createMailTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir, logger });
   const handlers: JobHandlers = {

@@ -12,7 +12,10 @@ export interface ImportBarsOptions {
   readonly name?: string | undefined;
   /** Where progress goes: a bar when it is a terminal, a plain line per batch otherwise. */
   readonly progressStream?: NodeJS.WriteStream;
-  /** Called after the import changed the store (the CLI wires the trade window's resting-order fills). */
+  /**
+   * Called after every import, even one that changed nothing (the CLI wires the trade window's resting-order
+   * fills): an import killed after storing its bars but before its fills are done is finished by running it again.
+   */
   readonly onBarsStored?: BarsStoredListener;
 }
 
@@ -42,7 +45,7 @@ export async function importBarsFile(db: Db, clock: Clock, options: ImportBarsOp
       if (bar) bar.update(stored);
       else stream.write(`${options.symbol}: ${stored}/${total} bars\n`);
     });
-    if (changed > 0) await options.onBarsStored?.(options.symbol);
+    await options.onBarsStored?.(options.symbol);
     return {
       symbol: options.symbol,
       bars: total,

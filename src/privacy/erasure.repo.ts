@@ -28,9 +28,16 @@ export async function revokeAllSessions(db: DbOrTx, userId: string, at: string):
   return rows.map((row) => row.id);
 }
 
-/** Accounts erased at or before `cutoff`: due for the purge (at `purge_after` exactly, too). */
+/** Accounts erased at or before `cutoff`, the oldest erasure first: due for the purge (at `purge_after` exactly, too). */
 export async function listUsersErasedBy(db: DbOrTx, cutoff: string): Promise<{ id: string; email: string; webauthn_user_id: string }[]> {
-  return db.selectFrom('users').select(['id', 'email', 'webauthn_user_id']).where('deleted_at', 'is not', null).where('deleted_at', '<=', cutoff).execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'webauthn_user_id'])
+    .where('deleted_at', 'is not', null)
+    .where('deleted_at', '<=', cutoff)
+    .orderBy('deleted_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The user's audit rows as actor: `actor_user_id` null, the keyed hash in `actor_hash`. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -68,7 +68,7 @@ function openSqlite(file: string): DatabaseHandle {
   // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    dialect: new SqliteDialect({ database: rollbackAfterAutoRollback(sqlite, cachingStatements(sqlite)) }),
     plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
   });
   const exclusively = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -85,11 +85,35 @@ function openSqlite(file: string): DatabaseHandle {
   return { db, dialect: 'sqlite', exclusively, close: () => db.destroy() };
 }
 
+/**
+ * Time limits on PostgreSQL, so that a database that is down, restarting or stuck fails a request within
+ * seconds (a 503 `database_unavailable`, `database-faults.ts`) rather than holding it: waiting for a pooled
+ * connection or opening one, and one statement on the server.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
+export const PG_STATEMENT_TIMEOUT_MS = 10_000;
+
+/**
+ * On some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…) SQLite rolls the transaction back itself; Kysely's
+ * ROLLBACK then fails with "no transaction is active" and that error would replace the real one (a full disk
+ * would be a 500 rather than a 503 `storage_full`). A ROLLBACK with no transaction open is therefore a no-op.
+ */
+function rollbackAfterAutoRollback(sqlite: SQLite.Database, database: SqliteDatabase): SqliteDatabase {
+  const nothingToRollBack = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) };
+  return {
+    close: () => database.close(),
+    prepare: (query: string) => (!sqlite.inTransaction && /^\s*rollback\s*$/i.test(query) ? nothingToRollBack : database.prepare(query)),
+  } as SqliteDatabase;
+}
+
 function openPostgres(url: string, schema: string | undefined, max: number): DatabaseHandle {
+  const serverSettings = [`-c statement_timeout=${PG_STATEMENT_TIMEOUT_MS}`, ...(schema ? [`-c search_path=${schema}`] : [])];
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    options: serverSettings.join(' '),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === PG_TYPES.INT8) return (value: string) => Number(value);
@@ -101,6 +125,11 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // A connection cut by the server (restart, failover) emits 'error': on the pool while it is idle there, on
+  // the client while it is checked out between two queries of a transaction. Without a listener either would
+  // crash the process. The query in flight fails on its own (a 503); the pool drops the dead client.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
 }

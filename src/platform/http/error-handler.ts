@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimited, type ErrorDetail } from '../errors.js';
+import { databaseFault } from '../db/database-faults.js';
+import { AppError, RateLimited, ServiceUnavailable, type ErrorDetail } from '../errors.js';
 import { countRefusal } from './rate-limit.js';
 
 /** A validation refusal lists at most this many problems (and says how many there were). */
@@ -98,15 +99,17 @@ export function clientErrorHandler(headers: Readonly<Record<string, string>>): (
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (thrown: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    // A database that is down, restarting or full is a 503 with Retry-After, not a 500.
+    const error = thrown instanceof AppError ? thrown : (databaseFault(thrown) ?? thrown);
     const refusal = clientRefusal(error);
     if (!refusal) {
-      request.log.error({ err: error }, 'unhandled error');
+      request.log.error({ err: thrown }, 'unhandled error');
       return reply
         .status(500)
         .send(body('internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`));
     }
-    if (refusal.status >= 500) request.log.error({ err: error, code: refusal.body.error }, 'request refused');
+    if (refusal.status >= 500) request.log.error({ err: thrown, code: refusal.body.error }, 'request refused');
     else request.log.info({ code: refusal.body.error }, 'request refused');
     if (refusal.status !== 429 && refusal.status < 500) {
       const limited = await countedRefusal(request, reply);
@@ -125,7 +128,8 @@ interface Refusal {
 /** The reply for an error that is the client's (or a dependency's, for 503), or undefined for a failure of ours. */
 function clientRefusal(error: FastifyError | AppError | Error): Refusal | undefined {
   if (error instanceof AppError) {
-    const retry = error instanceof RateLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {};
+    const retryAfterSeconds = error instanceof RateLimited || error instanceof ServiceUnavailable ? error.retryAfterSeconds : undefined;
+    const retry = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
     return { status: error.status, body: body(error.code, error.message, error.details), ...retry };
   }
 

@@ -32,8 +32,9 @@ export async function insertJob(db: DbOrTx, job: NewJob): Promise<void> {
 
 /**
  * Takes the next due job (queued and due, or running with an expired lease) and leases it to `owner`
- * in one statement. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets many workers claim side by side
- * without waiting on or taking the same row; SQLite serialises writers, so the single UPDATE is enough.
+ * in one statement, the earliest due first and, among jobs due at the same time, the oldest first (a backlog
+ * drains in the order it was queued). On PostgreSQL `FOR UPDATE SKIP LOCKED` lets many workers claim side by
+ * side without waiting on or taking the same row; SQLite serialises writers, so the single UPDATE is enough.
  */
 export async function claimNextJob(
   db: DbOrTx,
@@ -60,6 +61,7 @@ export async function claimNextJob(
           ]),
         )
         .orderBy('run_at')
+        .orderBy('created_at')
         .limit(1)
         .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
     )
@@ -128,6 +130,22 @@ export function releaseJob(db: DbOrTx, id: string, owner: string, now: string): 
 
 export function extendLease(db: DbOrTx, id: string, owner: string, leaseExpiresAt: string): Promise<boolean> {
   return updateLeasedJob(db, id, owner, { lease_expires_at: leaseExpiresAt });
+}
+
+/**
+ * Makes the waiting retries of one kind whose last error starts with `errorPrefix` due now: for a dependency
+ * that answers again, such as the mail relay, so the backlog goes now rather than at each one's next retry.
+ */
+export async function makeRetriesDue(db: DbOrTx, kind: string, errorPrefix: string, now: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ run_at: now, updated_at: now })
+    .where('kind', '=', kind)
+    .where('state', '=', 'queued')
+    .where('attempts', '>', 0)
+    .where('run_at', '>', now)
+    .where(sql<string>`substr(last_error, 1, ${errorPrefix.length})`, '=', errorPrefix)
+    .execute();
 }
 
 export async function findJob(db: DbOrTx, id: string): Promise<JobRow | undefined> {

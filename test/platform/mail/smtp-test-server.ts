@@ -25,11 +25,12 @@ export interface TestSmtpServer {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 and a random port, plain text (no STARTTLS), no login required.
+ * A real SMTP server on 127.0.0.1 and a random port (or `options.port`, to bring a stopped one back where
+ * it was), plain text (no STARTTLS), no login required.
  * Each accepted mail is parsed with mailparser before the server answers 250, so a mail is in
  * `received` by the time the sender's `sendMail` resolves.
  */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let markHeld!: () => void;
   const held = new Promise<void>((resolve) => (markHeld = resolve));
@@ -60,7 +61,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return Object.assign(handle, {

@@ -1,0 +1,37 @@
+import pg from 'pg';
+
+/** A transaction of the test's own holding row locks, so that a worker blocks on them mid-job. */
+export interface RowLock {
+  /** The backend holding the lock: sessions it blocks list it in `pg_blocking_pids`. */
+  readonly pid: number;
+  release(): Promise<void>;
+}
+
+/** Runs `lockingQuery` (a `select … for update`) in an open transaction on `schema` and keeps it open. */
+export async function holdRowLock(url: string, schema: string, lockingQuery: string, values: unknown[]): Promise<RowLock> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  await client.query('begin');
+  const locked = await client.query(lockingQuery, values);
+  if (locked.rowCount === 0) throw new Error(`nothing to lock: ${lockingQuery}`);
+  const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  return {
+    pid,
+    async release() {
+      await client.query('rollback');
+      await client.end();
+    },
+  };
+}
+
+/** True once another session waits on `lock`. */
+export async function isBlockingSomeone(url: string, lock: RowLock): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ blocked: number }>('select count(*)::int as blocked from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [lock.pid]);
+    return (rows[0]?.blocked ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
