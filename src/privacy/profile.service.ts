@@ -34,6 +34,9 @@ export const EMAIL_CHANGE_LIMIT = { limit: 3, windowMs: HOUR } as const;
  * link is used (`GET /api/auth/email/verify`, which answers 409 `email_taken` if another account holds it then).
  */
 export async function updateMyProfile(deps: AuthDeps, auth: AuthContext, change: ProfileChange): Promise<ProfileView> {
+  if (change.display_name === undefined && change.email === undefined) {
+    throw new BadRequest('validation_failed', 'Nothing to change: send display_name or email.', [{ field: 'body', message: 'must have display_name or email' }]);
+  }
   const newEmail = change.email === undefined ? undefined : normaliseEmail(change.email);
   const emailChanges = newEmail !== undefined && newEmail !== auth.email;
   if (emailChanges) {
