@@ -12,6 +12,7 @@ import { registerOriginCheck } from './platform/http/origin-check.js';
 import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
+import { connectionTimeoutOptions } from './platform/http/connection-timeouts.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
@@ -54,6 +55,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
+    // A client that stalls mid-request is cut off rather than holding a connection (and a file descriptor) forever.
+    ...connectionTimeoutOptions(config.timeouts),
     genReqId: () => randomUUID(),
     // Behind a load balancer, the client address (rate limits, /24 prefixes) comes from X-Forwarded-For.
     trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
