@@ -13,6 +13,7 @@ import { registerSecurityHeaders, securityHeadersSetter } from './platform/http/
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { connectionTimeoutOptions } from './platform/http/connection-timeouts.js';
+import { trackRequestsInFlight } from './platform/http/requests-in-flight.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
@@ -70,7 +71,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const inFlight = trackRequestsInFlight(app);
   app.addHook('onClose', async () => {
+    // Handlers still running (their clients gone, or cut off by the shutdown deadline) finish before the database closes.
+    await inFlight.settled();
     await platform.close();
     if (ownsDatabase) await database.close();
   });
