@@ -5,7 +5,7 @@
  * Every error is built the same way, `new X(code, message, details?)`: `code` becomes the body's `error`,
  * `message` its `message`, `details` its `details`. There are no default codes or messages; `unauthenticated()`
  * builds the common "sign in" refusal.
- * RateLimited is the one variation: `new RateLimited(code, message, retryAfterSeconds)` (no details; the seconds go in `Retry-After`).
+ * RateLimited and Busy are the variations: `new RateLimited(code, message, retryAfterSeconds)` (no details; the seconds go in `Retry-After`).
  */
 export interface ErrorDetail {
   readonly field?: string;
@@ -74,6 +74,18 @@ export class RateLimited extends AppError {
 /** A dependency we rely on (database, market-data provider) did not answer. */
 export class ServiceUnavailable extends AppError {
   readonly status = 503;
+}
+
+/** The database is held by other writers past its busy timeout: `retryAfterSeconds` is sent as `Retry-After`. */
+export class Busy extends AppError {
+  readonly status = 503;
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+  }
 }
 
 /** The 401 for a request that needs a signed-in session and has none (or a revoked one). */

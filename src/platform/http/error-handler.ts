@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimited, type ErrorDetail } from '../errors.js';
+import { AppError, Busy, RateLimited, type ErrorDetail } from '../errors.js';
+import { databaseBusy, isDatabaseBusy } from '../db/busy.js';
 
 export interface ErrorBody {
   error: string;
@@ -55,9 +56,10 @@ export function frameworkErrorHandler(
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    const error = isDatabaseBusy(thrown) ? Object.assign(databaseBusy(), { cause: thrown }) : thrown;
     if (error instanceof AppError) {
-      if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error instanceof RateLimited || error instanceof Busy) reply.header('retry-after', String(error.retryAfterSeconds));
       const level = error.status >= 500 ? 'error' : 'info';
       request.log[level]({ err: error.status >= 500 ? error : undefined, code: error.code }, 'request refused');
       return reply.status(error.status).send(body(error.code, error.message, error.details));
