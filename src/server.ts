@@ -32,6 +32,8 @@ export async function serve(config: Config, options: { worker: boolean }): Promi
   });
   await app.listen({ port: config.port, host: config.host });
   jobs?.start();
+  // For the person who typed `npm start`; a log collector has the JSON "Server listening" line.
+  if (process.stdout.isTTY) console.log(`tradelab is serving ${config.publicOrigin}`);
 }
 
 /** Runs only the job worker: for scaling out with `serve --no-worker` front ends. */

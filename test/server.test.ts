@@ -1,8 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDataDir, randomPort, ready, cleanUpProcesses, startTradelab, stopped } from './helpers/tradelab-process.js';
+import { cleanUpProcesses, freshDataDir, randomPort, ready, startTradelab, stopped, until } from './helpers/tradelab-process.js';
 
 afterAll(cleanUpProcesses);
 
@@ -81,6 +82,48 @@ describe('tradelab serve, one per SQLite data directory', () => {
       expect(await stopped(next)).toBe(0);
     } finally {
       next.kill('SIGKILL');
+    }
+  }, SLOW);
+});
+
+describe('tradelab serve, its output', () => {
+  /** `tradelab serve` with stdout on a terminal (a pseudo-terminal from `script`), or on a pipe. */
+  function serveWithOutput(port: number, onTerminal: boolean): { child: ChildProcess; output: () => string } {
+    const env = { ...process.env, DATA_DIR: freshDataDir(), PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`, LOG_LEVEL: 'info' };
+    const command = [process.execPath, '--import', 'tsx', 'src/cli.ts', 'serve'];
+    const child = onTerminal
+      ? spawn('script', ['-qfec', command.join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] })
+      : spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    return { child, output: () => output };
+  }
+
+  it('on a terminal, prints readable lines and where it is serving', async () => {
+    const port = randomPort();
+    const { child, output } = serveWithOutput(port, true);
+    try {
+      await until(async () => (output().includes(`tradelab is serving http://localhost:${port}`) ? true : undefined), 45_000);
+      await fetch(`http://127.0.0.1:${port}/healthz`);
+      await until(async () => (output().includes('request completed') ? true : undefined));
+      expect(output()).toMatch(/\d\d:\d\d:\d\d\.\d{3} INFO {2}request completed {2}200 in [\d.]+ ms/);
+      expect(output()).not.toContain('{"level"');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, SLOW);
+
+  it('elsewhere, writes JSON lines only', async () => {
+    const port = randomPort();
+    const { child, output } = serveWithOutput(port, false);
+    try {
+      await ready(port);
+      await until(async () => (output().includes('request completed') ? true : undefined));
+      const lines = output().trim().split('\n');
+      expect(lines.every((line) => typeof JSON.parse(line).level === 'number')).toBe(true);
+      expect(output()).not.toContain('tradelab is serving');
+    } finally {
+      child.kill('SIGKILL');
     }
   }, SLOW);
 });
