@@ -29,6 +29,8 @@ describe('tradelab serve, stopping', () => {
     try {
       await ready(port);
       const socket = await stalledPost(port);
+      // Until the server has read the headers the connection counts as idle, and any close ends it at once.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       const signalledAt = Date.now();
       server.kill('SIGTERM');
