@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The fault suite runs on its own: `npm run test:faults` (vitest.faults.config.ts).
     exclude: [...configDefaults.exclude, 'test/faults/**'],
-    globalSetup: ['test/web/rig/build-web-app.global.ts'],
+    globalSetup: ['test/web/rig/build-web-app.global.ts', 'test/helpers/postgres-notice.global.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -15,6 +15,8 @@ import { trackAllowedMethods } from './platform/http/allowed-methods.js';
 import { registerPrivateReplies, registerSecurityHeaders, securityHeadersSetter, staticSecurityHeaders } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
+import { connectionTimeoutOptions } from './platform/http/connection-timeouts.js';
+import { trackRequestsInFlight } from './platform/http/requests-in-flight.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
@@ -57,6 +59,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
+    // A client that stalls mid-request is cut off rather than holding a connection (and a file descriptor) forever.
+    ...connectionTimeoutOptions(config.timeouts),
     genReqId: () => randomUUID(),
     // Behind a load balancer, the client address (rate limits, /24 prefixes) comes from X-Forwarded-For.
     trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
@@ -73,7 +77,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const inFlight = trackRequestsInFlight(app);
   app.addHook('onClose', async () => {
+    // Handlers still running (their clients gone, or cut off by the shutdown deadline) finish before the database closes.
+    await inFlight.settled();
     await platform.close();
     if (ownsDatabase) await database.close();
   });

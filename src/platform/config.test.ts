@@ -144,3 +144,19 @@ describe('LEGACY_BACKTEST_RATE_LIMIT', () => {
     expect(() => loadConfig({ LEGACY_BACKTEST_RATE_LIMIT: '0' })).toThrow('LEGACY_BACKTEST_RATE_LIMIT');
   });
 });
+
+describe('connection timeouts', () => {
+  it('cut a slow client off after 10 s for headers, 30 s for the request, 60 s of silence; 72 s keep-alive; 10 s to shut down', () => {
+    const config = loadConfig({});
+    expect(config.timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, idleMs: 60_000, keepAliveMs: 72_000 });
+    expect(config.shutdownTimeoutMs).toBe(10_000);
+  });
+
+  it('are read from the environment, headers within the request', () => {
+    const config = loadConfig({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '2000', IDLE_TIMEOUT_MS: '3000', KEEP_ALIVE_TIMEOUT_MS: '4000', SHUTDOWN_TIMEOUT_MS: '250' });
+    expect(config.timeouts).toEqual({ headersMs: 500, requestMs: 2000, idleMs: 3000, keepAliveMs: 4000 });
+    expect(config.shutdownTimeoutMs).toBe(250);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' })).toThrow('must not exceed REQUEST_TIMEOUT_MS');
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS must be a whole number from 100');
+  });
+});

@@ -35,6 +35,20 @@ export interface Config {
   readonly alpaca: AlpacaConfig | null;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
+  /** How long a client has to send its request headers, then its whole request; and how long a connection may idle. */
+  readonly timeouts: ConnectionTimeouts;
+  /** After SIGTERM, how long open connections get to finish before they are closed. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** The HTTP server's clocks on its clients (docs/platform-decisions.md, "Timeouts"). */
+export interface ConnectionTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  /** No bytes either way for this long, mid-request or mid-response: the connection is closed. */
+  readonly idleMs: number;
+  /** Between two requests on one kept-alive connection. */
+  readonly keepAliveMs: number;
 }
 
 export interface AlpacaConfig {
@@ -106,6 +120,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const trustProxy = parseTrustProxy('TRUST_PROXY', read('TRUST_PROXY'), problems);
   const alpaca = parseAlpaca(read, problems);
   const legacyBacktestRateLimit = parseInteger('LEGACY_BACKTEST_RATE_LIMIT', read('LEGACY_BACKTEST_RATE_LIMIT') ?? '120', 1, 1_000_000_000, problems);
+  const timeouts = parseTimeouts(read, problems);
+  const shutdownTimeoutMs = parseInteger('SHUTDOWN_TIMEOUT_MS', read('SHUTDOWN_TIMEOUT_MS') ?? '10000', 100, 600_000, problems);
 
   // The single-operator mode has no accounts, so it must never be reachable from another machine.
   if (authV1 === 'off' && !isLoopback(host)) {
@@ -136,7 +152,23 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy,
     alpaca,
     legacyBacktestRateLimit,
+    timeouts,
+    shutdownTimeoutMs,
   });
+}
+
+function parseTimeouts(read: (name: string) => string | undefined, problems: string[]): ConnectionTimeouts {
+  const ms = (name: string, fallback: number) => parseInteger(name, read(name) ?? String(fallback), 100, 3_600_000, problems);
+  const timeouts = {
+    headersMs: ms('HEADERS_TIMEOUT_MS', 10_000),
+    requestMs: ms('REQUEST_TIMEOUT_MS', 30_000),
+    idleMs: ms('IDLE_TIMEOUT_MS', 60_000),
+    keepAliveMs: ms('KEEP_ALIVE_TIMEOUT_MS', 72_000),
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    problems.push(`HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestMs}): the headers are part of the request`);
+  }
+  return Object.freeze(timeouts);
 }
 
 function parseAlpaca(read: (name: string) => string | undefined, problems: string[]): AlpacaConfig | null {

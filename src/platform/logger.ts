@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import { truncateClientAddress } from './audit/client-address.js';
 import { isSecretKey } from './audit/redact.js';
+import { readableLogLine } from './readable-log.js';
 
 /**
  * In a URL, beyond the names the audit log drops, any name with one of these words is kept out of the
@@ -37,7 +38,8 @@ export function stripSecretsFromUrl(url: string): string {
 /**
  * The process logger: JSON lines; cookies, auth headers and tokens in URLs never written; client
  * addresses logged at the same /24 or /48 precision that we store. Lines go to stdout unless
- * `destination` is given (tests capture them so).
+ * `destination` is given (tests capture them so); when stdout is a terminal they are written readably
+ * (`readable-log.ts`) rather than as JSON.
  */
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
@@ -57,5 +59,10 @@ export function createLogger(
       }),
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return process.stdout.isTTY ? pino(options, readableStdout) : pino(options);
 }
+
+const readableStdout: pino.DestinationStream = {
+  write: (line: string) => void process.stdout.write(`${readableLogLine(line)}\n`),
+};

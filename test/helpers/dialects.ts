@@ -14,14 +14,14 @@ import {
 
 /**
  * Every database test runs once per dialect: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
- * In CI a missing TEST_DATABASE_URL is an error, never a silent skip.
+ * In CI a missing TEST_DATABASE_URL is an error, never a silent skip; elsewhere the run says once that the
+ * PostgreSQL half is skipped (test/helpers/postgres-notice.global.ts) and each skipped suite says so in its title.
  */
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
 if (!POSTGRES_URL && process.env.CI) {
   throw new Error('TEST_DATABASE_URL is not set: in CI every database test must also run on PostgreSQL.');
 }
-if (!POSTGRES_URL) warnOnce();
 
 export const DIALECTS: readonly DialectName[] = POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
@@ -113,21 +113,4 @@ export function describeEachDialect(title: string, body: (db: () => TestDatabase
 
 function unreachable(): never {
   throw new Error('test database used before it was created');
-}
-
-function warnOnce(): void {
-  const marker = '__tradelabPostgresWarning';
-  const state = globalThis as Record<string, unknown>;
-  if (state[marker]) return;
-  state[marker] = true;
-  console.warn(
-    [
-      '',
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-      '!! TEST_DATABASE_URL is not set: PostgreSQL tests are SKIPPED on this run.  !!',
-      '!! Set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run them. !!',
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-      '',
-    ].join('\n'),
-  );
 }

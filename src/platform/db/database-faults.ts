@@ -1,8 +1,10 @@
 import { ServiceUnavailable } from '../errors.js';
+import { databaseBusy, isDatabaseBusy } from './busy.js';
 
 /**
  * Database failures that are the service's condition, not the request's fault: the database cannot be reached
- * (down, restarting, refusing connections, a query past its time limit) or its disk is full. Each becomes a 503
+ * (down, restarting, refusing connections, a query past its time limit), its disk is full, or (SQLite) other
+ * writers hold it past the busy timeout. Each becomes a 503
  * with `Retry-After` rather than a 500; the error handler asks here for any error that is not an `AppError`.
  */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -25,6 +27,7 @@ const STORAGE_FULL_CODES = new Set(['SQLITE_FULL', '53100']);
 
 export function databaseFault(error: unknown): ServiceUnavailable | undefined {
   for (const cause of causes(error)) {
+    if (isDatabaseBusy(cause)) return databaseBusy();
     const code = typeof cause.code === 'string' ? cause.code : '';
     if (STORAGE_FULL_CODES.has(code)) {
       return new ServiceUnavailable('storage_full', 'The database has no space left to store this; nothing was saved. Try again later.', DATABASE_RETRY_AFTER_SECONDS);

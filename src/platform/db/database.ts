@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, Migrator, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
 import { cachingStatements } from './statement-cache.js';
+import { WriterTransactionsSqliteDialect } from './sqlite-writer-transactions.js';
 import { BOOLEAN_COLUMNS, type Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -36,6 +37,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests give each run its own). */
   readonly pgSchema?: string;
   readonly pgPoolSize?: number;
+  /** SQLite: how long to wait for another process's write lock before SQLITE_BUSY (a 503 `busy`); 5 s unless set. */
+  readonly sqliteBusyTimeoutMs?: number;
 }
 
 const PG_TYPES = {
@@ -56,19 +59,20 @@ export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'databaseSc
  */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) return openPostgres(options.url, options.pgSchema, options.pgPoolSize ?? 10);
-  return openSqlite(options.sqlitePath);
+  return openSqlite(options.sqlitePath, options.sqliteBusyTimeoutMs ?? 5_000);
 }
 
-function openSqlite(file: string): DatabaseHandle {
+function openSqlite(file: string, busyTimeoutMs: number): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail.
-  sqlite.pragma('busy_timeout = 5000');
+  // Several processes (server, worker, CLI) may share the file; wait for a lock rather than fail. The wait
+  // blocks this process (better-sqlite3 is synchronous), so it is kept to seconds; past it the request is a 503 `busy`.
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: rollbackAfterAutoRollback(sqlite, cachingStatements(sqlite)) }),
+    dialect: new WriterTransactionsSqliteDialect({ database: rollbackAfterAutoRollback(sqlite, cachingStatements(sqlite)) }),
     plugins: [new SqliteValuesPlugin(BOOLEAN_COLUMNS)],
   });
   const exclusively = async <T>(work: () => Promise<T>): Promise<T> => {

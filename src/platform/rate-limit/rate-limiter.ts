@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../clock.js';
 import { ServiceUnavailable } from '../errors.js';
+import { isDatabaseBusy } from '../db/busy.js';
 import { sha256Hex } from '../ids.js';
 
 export interface RateLimitRule {
@@ -47,6 +48,7 @@ async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (isDatabaseBusy(error)) throw error; // a busy SQLite file is answered as such (503 `busy`, Retry-After)
     const unavailable = new ServiceUnavailable('rate_limiter_unavailable', 'Rate limiting is unavailable right now; try again shortly.');
     throw Object.assign(unavailable, { cause: error });
   }
