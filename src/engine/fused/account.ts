@@ -1,13 +1,16 @@
 /**
  * The account every fused pass trades through: the next-open fill, the equity on each close, its drawdown, the
- * lowest drawdown and the sum of daily returns, and the trades, bar by bar, by the same operations in the same order
- * as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte). A fused run keeps only its
- * indicator state and its signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
+ * lowest drawdown and the sum of daily returns, bar by bar, by the same operations in the same order as simulate.ts
+ * (fused.test.ts holds each fused run to the generic path, byte for byte). One array is written per bar, the
+ * equity; the drawdown is kept as a running value (the curve is derived from the equity when read, ColumnarRun)
+ * and the fills as columns (Fills). A fused run keeps only its indicator state and its signal; it calls
+ * `step(t, pending)` once per bar and `finish()` once at the end.
  */
 import { ENTER, EXIT } from '../signals.js';
-import { computeMetrics } from '../metrics.js';
-import { buy, sell } from '../simulate.js';
-import type { BacktestRun, BacktestTrade, BarSeries } from '../types.js';
+import { backtestMetrics } from '../metrics.js';
+import type { BacktestRun, BarSeries } from '../types.js';
+import { ColumnarRun } from './columnar-run.js';
+import { Fills } from './fills.js';
 
 export class FusedAccount {
   readonly open: Float64Array;
@@ -15,17 +18,13 @@ export class FusedAccount {
   readonly dates: readonly string[];
   readonly initialCapital: number;
   readonly equity: Float64Array;
-  readonly drawdowns: Float64Array; // 0 while flat before the first fill
-  readonly trades: BacktestTrade[] = [];
+  readonly fills = new Fills();
   cash: number;
   shares = 0;
-  entryBar = -1;
-  entryPrice = 0;
   wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
   peak: number;
   lowest = 0;
   previous: number;
-  drawdown = 0;
   returnSum = 0;
 
   /** Bars before `first` cannot have filled: their equity is the initial capital, their drawdown 0. */
@@ -36,7 +35,6 @@ export class FusedAccount {
     this.initialCapital = initialCapital;
     const n = bars.close.length;
     this.equity = new Float64Array(n);
-    this.drawdowns = new Float64Array(n);
     this.equity.fill(initialCapital, 0, first);
     this.cash = initialCapital;
     this.peak = initialCapital;
@@ -54,16 +52,13 @@ export class FusedAccount {
     const previous = this.previous;
     const value = shares === 0 ? this.cash : this.cash + shares * x;
     this.equity[t] = value;
-    let drawdown = this.drawdown;
+    // The drawdown (as simulate.ts): 0 at a new peak; an unchanged equity repeats the one already counted.
     if (value >= this.peak) {
       this.peak = value;
-      drawdown = 0;
     } else if (value !== previous) {
-      drawdown = value / this.peak - 1;
+      const drawdown = value / this.peak - 1;
+      if (drawdown < this.lowest) this.lowest = drawdown;
     }
-    this.drawdown = drawdown;
-    this.drawdowns[t] = drawdown;
-    if (drawdown < this.lowest) this.lowest = drawdown;
     if (value !== previous && previous !== 0) this.returnSum += value / previous - 1;
     this.previous = value;
     return x;
@@ -77,15 +72,13 @@ export class FusedAccount {
       if (bought >= 1 && Number.isFinite(bought)) {
         this.shares = bought;
         this.cash -= bought * price;
-        this.entryBar = t;
-        this.entryPrice = price;
         this.wanted = EXIT;
-        this.trades.push(buy(this.dates[t]!, price, bought));
+        this.fills.add(t, price, bought);
       }
     } else {
       const shares = this.shares;
       this.cash += shares * price;
-      this.trades.push(sell(this.dates, this.entryBar, this.entryPrice, t, price, shares));
+      this.fills.add(t, price, shares);
       this.shares = 0;
       this.wanted = ENTER;
     }
@@ -93,10 +86,10 @@ export class FusedAccount {
 
   /** Sells an open position at the last close and computes the metrics. */
   finish(): BacktestRun {
-    const { dates, equity, drawdowns, trades } = this;
+    const { dates, equity, fills } = this;
     const last = equity.length - 1;
-    if (this.shares > 0) trades.push(sell(dates, this.entryBar, this.entryPrice, last, this.close[last]!, this.shares));
-    const metrics = computeMetrics(dates, equity, drawdowns, trades, this.initialCapital, this.lowest, this.returnSum);
-    return { equity, drawdowns, trades, metrics };
+    if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
+    const metrics = backtestMetrics(dates, equity, this.initialCapital, this.lowest, this.returnSum, fills.statistics(dates));
+    return new ColumnarRun(dates, equity, fills, metrics);
   }
 }
