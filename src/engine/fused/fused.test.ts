@@ -144,6 +144,18 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
   });
 });
 
+describe("a fused run's trades and drawdowns", () => {
+  it('are built on the first read and then kept', () => {
+    const walk = randomWalkBars(2_000, 4);
+    const run = FUSED_RUNS.sma_crossover!(walk, params(), 100_000)!;
+    const trades = run.trades;
+    expect(trades.length).toBe(2 * run.metrics.total_trades);
+    expect(run.trades).toBe(trades);
+    expect(run.drawdowns).toBe(run.drawdowns);
+    expect(run.drawdowns.length).toBe(walk.close.length);
+  });
+});
+
 describe('donchian_breakout with a NaN high or low', () => {
   it('leaves the run to the generic path (a deque and indicators.ts highest/lowest treat a NaN differently)', () => {
     const walk = randomWalkBars(500, 21);
