@@ -14,6 +14,16 @@ describe('bar date arithmetic', () => {
     }
   });
 
+  it('agrees with Date on every day of the years 0000–0401, 1899–2101 and 9998–9999 (the integer floors)', () => {
+    for (const [from, to] of [['0000-01-01', '0402-01-01'], ['1899-01-01', '2102-01-01'], ['9998-01-01', '9999-12-31']] as const) {
+      const last = Date.parse(`${to}T00:00:00Z`) / MS_PER_DAY;
+      for (let day = Date.parse(`${from}T00:00:00Z`) / MS_PER_DAY; day <= last; day++) {
+        const date = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+        if (dayNumber(date) !== day) expect(dayNumber(date), date).toBe(day);
+      }
+    }
+  });
+
   it('agrees with Date on every SPX date', () => {
     for (const date of loadSpxBars().dates) expect(dayNumber(date)).toBe(Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY);
   });

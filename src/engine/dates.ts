@@ -5,17 +5,19 @@ export function timestamp(date: string): string {
   return `${date}T00:00:00.000Z`;
 }
 
-/** Days from 1970-01-01 to a 'YYYY-MM-DD' date in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+/**
+ * Days from 1970-01-01 to a 'YYYY-MM-DD' date (years 0000–9999) in the proleptic Gregorian calendar (H. Hinnant's
+ * days_from_civil, with the year counted from March so that a leap day ends it). Integer arithmetic only: the year
+ * is moved on by 400 (146,097 days) so that every quotient is of a non-negative integer and `| 0` is its floor, which
+ * V8 does without a floating-point division (the engine calls this twice per round trip).
+ */
 export function dayNumber(date: string): number {
   const year = digits(date, 0, 4);
   const month = digits(date, 5, 2);
   const day = digits(date, 8, 2);
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
+  const y = (month <= 2 ? year - 1 : year) + 400;
+  const dayOfYear = ((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) | 0;
+  return y * 365 + (y >> 2) - ((y / 100) | 0) + ((y / 400) | 0) + dayOfYear + day - 1 - 719_468 - 146_097;
 }
 
 /** Whole calendar days from one 'YYYY-MM-DD' date to another (negative if `to` is earlier). */

@@ -1,13 +1,18 @@
 /**
- * The account every fused pass trades through: the next-open fill, the equity on each close, its drawdown, the
- * lowest drawdown and the sum of daily returns, and the trades, bar by bar, by the same operations in the same order
- * as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte). A fused run keeps only its
- * indicator state and its signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
+ * The account every fused pass trades through: the next-open fill and the equity on each close, bar by bar; then,
+ * at the end, the lowest drawdown and the sum of daily returns in one tight pass over the equity (equityStatistics),
+ * by the same operations as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte).
+ * The per-bar step only reads the account's fields and writes the equity: a running value kept in a field and
+ * updated every bar (peak, previous equity, return sum) would be a store and a load per bar on the loop's critical
+ * path, which cost more than the second pass (docs/benchmarks.md). The drawdown curve is derived from the equity
+ * when read (ColumnarRun), the fills are kept as columns (Fills). A fused run keeps only its indicator state and its
+ * signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
  */
 import { ENTER, EXIT } from '../signals.js';
-import { computeMetrics } from '../metrics.js';
-import { buy, sell } from '../simulate.js';
-import type { BacktestRun, BacktestTrade, BarSeries } from '../types.js';
+import { backtestMetrics } from '../metrics.js';
+import type { BacktestRun, BarSeries } from '../types.js';
+import { ColumnarRun } from './columnar-run.js';
+import { Fills } from './fills.js';
 
 export class FusedAccount {
   readonly open: Float64Array;
@@ -15,57 +20,33 @@ export class FusedAccount {
   readonly dates: readonly string[];
   readonly initialCapital: number;
   readonly equity: Float64Array;
-  readonly drawdowns: Float64Array; // 0 while flat before the first fill
-  readonly trades: BacktestTrade[] = [];
+  readonly first: number;
+  readonly fills = new Fills();
   cash: number;
   shares = 0;
-  entryBar = -1;
-  entryPrice = 0;
   wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
-  peak: number;
-  lowest = 0;
-  previous: number;
-  drawdown = 0;
-  returnSum = 0;
 
-  /** Bars before `first` cannot have filled: their equity is the initial capital, their drawdown 0. */
+  /** Bars before `first` cannot have filled: their equity is the initial capital. */
   constructor(bars: BarSeries, initialCapital: number, first: number) {
     this.open = bars.open;
     this.close = bars.close;
     this.dates = bars.dates;
     this.initialCapital = initialCapital;
-    const n = bars.close.length;
-    this.equity = new Float64Array(n);
-    this.drawdowns = new Float64Array(n);
+    this.first = first;
+    this.equity = new Float64Array(bars.close.length);
     this.equity.fill(initialCapital, 0, first);
     this.cash = initialCapital;
-    this.peak = initialCapital;
-    this.previous = initialCapital;
   }
 
   /**
    * Bar t: the fill at its open of the previous close's signal `pending` (if it is the one that acts), then the
-   * equity on its close, its drawdown and its return (as simulate.ts). Returns the close.
+   * equity on its close (as simulate.ts). Returns the close.
    */
   step(t: number, pending: number): number {
     if (pending & this.wanted) this.fill(t);
     const x = this.close[t]!;
     const shares = this.shares;
-    const previous = this.previous;
-    const value = shares === 0 ? this.cash : this.cash + shares * x;
-    this.equity[t] = value;
-    let drawdown = this.drawdown;
-    if (value >= this.peak) {
-      this.peak = value;
-      drawdown = 0;
-    } else if (value !== previous) {
-      drawdown = value / this.peak - 1;
-    }
-    this.drawdown = drawdown;
-    this.drawdowns[t] = drawdown;
-    if (drawdown < this.lowest) this.lowest = drawdown;
-    if (value !== previous && previous !== 0) this.returnSum += value / previous - 1;
-    this.previous = value;
+    this.equity[t] = shares === 0 ? this.cash : this.cash + shares * x;
     return x;
   }
 
@@ -77,15 +58,13 @@ export class FusedAccount {
       if (bought >= 1 && Number.isFinite(bought)) {
         this.shares = bought;
         this.cash -= bought * price;
-        this.entryBar = t;
-        this.entryPrice = price;
         this.wanted = EXIT;
-        this.trades.push(buy(this.dates[t]!, price, bought));
+        this.fills.add(t, price, bought);
       }
     } else {
       const shares = this.shares;
       this.cash += shares * price;
-      this.trades.push(sell(this.dates, this.entryBar, this.entryPrice, t, price, shares));
+      this.fills.add(t, price, shares);
       this.shares = 0;
       this.wanted = ENTER;
     }
@@ -93,10 +72,49 @@ export class FusedAccount {
 
   /** Sells an open position at the last close and computes the metrics. */
   finish(): BacktestRun {
-    const { dates, equity, drawdowns, trades } = this;
+    const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
-    if (this.shares > 0) trades.push(sell(dates, this.entryBar, this.entryPrice, last, this.close[last]!, this.shares));
-    const metrics = computeMetrics(dates, equity, drawdowns, trades, this.initialCapital, this.lowest, this.returnSum);
-    return { equity, drawdowns, trades, metrics };
+    if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
+    const { lowest, returnSum } = equityStatistics(equity, this.first, initialCapital);
+    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, returnSum, fills.statistics(dates));
+    return new ColumnarRun(dates, equity, fills, metrics);
   }
+}
+
+/**
+ * The lowest drawdown and the sum of the daily returns equity[t] / equity[t − 1] − 1 (t ≥ 1, in order; an
+ * unchanged equity is a return of 0, added as simulate.ts skips it), from bar `from` on: the bars before it hold
+ * the initial capital (returns 0, drawdowns 0).
+ *
+ * The drawdown value / peak − 1 is divided only where it can be a new lowest. After a lowest d = fl(q) − 1,
+ * q = fl(value / peak), a later value v at a peak p gives a lower one only if fl(v / p) < q (rounding is monotone),
+ * so only if v < p · q. `ratio` is 1 + d (within 2⁻⁵² of q) raised by 10⁻¹⁵ and then by a factor 1 + 10⁻¹⁵, so
+ * that `deepest` = p · ratio, rounded, stays above p · q: a value at or above it is skipped, and every value that
+ * could lower the drawdown is divided as simulate.ts divides it. A NaN value is never below it, as its NaN
+ * drawdown is never lower.
+ */
+export function equityStatistics(equity: Float64Array, from: number, initialCapital: number): { lowest: number; returnSum: number } {
+  let peak = initialCapital;
+  let previous = initialCapital;
+  let lowest = 0;
+  let ratio = (1 + 1e-15) * (1 + 1e-15);
+  let deepest = peak * ratio;
+  let returnSum = 0;
+  for (let t = from; t < equity.length; t++) {
+    const value = equity[t]!;
+    if (value >= peak) {
+      peak = value;
+      deepest = value * ratio;
+    } else if (value < deepest) {
+      const drawdown = value / peak - 1;
+      if (drawdown < lowest) {
+        lowest = drawdown;
+        ratio = (1 + drawdown + 1e-15) * (1 + 1e-15);
+        deepest = peak * ratio;
+      }
+    }
+    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
+    previous = value;
+  }
+  return { lowest, returnSum };
 }

@@ -40,17 +40,19 @@ const params = (overrides: Record<string, number> = {}): ResolvedParameters => (
   oversold: 30,
   overbought: 70,
   std_dev: 2,
+  entry_period: 20,
+  exit_period: 10,
   ...overrides,
 });
 
 const PERIODS = [
   params(),
-  params({ fast_period: 12, slow_period: 26, period: 2, oversold: 45, overbought: 55, std_dev: 0.5 }),
-  params({ fast_period: 2, slow_period: 5, signal_period: 2, period: 5, oversold: 1, overbought: 99 }),
-  params({ fast_period: 50, slow_period: 200, signal_period: 1, period: 100, oversold: 49.5, overbought: 50.5, std_dev: 5 }),
-  params({ fast_period: 100, slow_period: 400, signal_period: 100, period: 1 }),
+  params({ fast_period: 12, slow_period: 26, period: 2, oversold: 45, overbought: 55, std_dev: 0.5, entry_period: 5, exit_period: 40 }),
+  params({ fast_period: 2, slow_period: 5, signal_period: 2, period: 5, oversold: 1, overbought: 99, entry_period: 2, exit_period: 2 }),
+  params({ fast_period: 50, slow_period: 200, signal_period: 1, period: 100, oversold: 49.5, overbought: 50.5, std_dev: 5, entry_period: 400, exit_period: 3 }),
+  params({ fast_period: 100, slow_period: 400, signal_period: 100, period: 1, entry_period: 100, exit_period: 400 }),
   // Not allowed by the templates' validation, still the same computation.
-  params({ fast_period: 30, slow_period: 10, signal_period: 3, oversold: 80, overbought: 20 }),
+  params({ fast_period: 30, slow_period: 10, signal_period: 3, oversold: 80, overbought: 20, entry_period: 1, exit_period: 1 }),
   params({ fast_period: 1, slow_period: 1, signal_period: 1 }),
 ];
 
@@ -82,7 +84,8 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
   it('on series whose means tie exactly', () => {
     for (const [length, fast, slow, cents] of [[200, 5, 20, 1484.6], [100_000, 10, 30, 1484]] as const) {
       const { bars } = tiedMeansSeries(length, fast, slow, cents, 17);
-      expect(expectSameRun(bars, id, params({ fast_period: fast, slow_period: slow, signal_period: 2, period: fast }), 100_000)).not.toBeNull();
+      const periods = params({ fast_period: fast, slow_period: slow, signal_period: 2, period: fast, entry_period: fast, exit_period: slow });
+      expect(expectSameRun(bars, id, periods, 100_000)).not.toBeNull();
     }
   });
 
@@ -98,15 +101,15 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
     const closes = [10, 11, 10, 9, 9, 10, 11, 12, 13, 12, 11, 12, 13];
     const series = randomWalkBars(closes.length, 9);
     const bars = { ...series, open: Float64Array.from(closes), close: Float64Array.from(closes) };
-    const run = expectSameRun(bars, id, params({ fast_period: 2, slow_period: 3, signal_period: 2, period: 2, oversold: 50, overbought: 75 }), 1_000);
+    const run = expectSameRun(bars, id, params({ fast_period: 2, slow_period: 3, signal_period: 2, period: 2, oversold: 50, overbought: 75, entry_period: 2, exit_period: 3 }), 1_000);
     expect(run).not.toBeNull();
   });
 
   it('on too few bars to trade, leaves the run to the generic path', () => {
     const walk = randomWalkBars(id === 'buy_and_hold' ? 1 : 30, 3);
-    expect(FUSED_RUNS[id]!(walk, params({ slow_period: 30, signal_period: 1, period: 30 }), 100_000)).toBeNull();
+    expect(FUSED_RUNS[id]!(walk, params({ slow_period: 30, signal_period: 1, period: 30, entry_period: 30 }), 100_000)).toBeNull();
     const enough = id === 'buy_and_hold' ? randomWalkBars(2, 3) : walk;
-    expect(expectSameRun(enough, id, params({ slow_period: 29, signal_period: 1, period: 28 }), 100_000)).not.toBeNull();
+    expect(expectSameRun(enough, id, params({ slow_period: 29, signal_period: 1, period: 28, entry_period: 29 }), 100_000)).not.toBeNull();
   });
 
   it('on random small-integer prices (frequent ties and crossings)', () => {
@@ -130,11 +133,40 @@ describe.each(FUSED)('%s: the fused pass equals the generic path', (id) => {
     const levels = fc.tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 40, max: 99 }));
     fc.assert(
       fc.property(bars, periods, levels, fc.constantFrom(1_000, 100, 10), (series, [fast, slow, signal], [low, high], capital) => {
-        const overrides = { fast_period: fast, slow_period: slow, signal_period: signal, period: fast, oversold: low, overbought: high, std_dev: signal / 4 };
+        const overrides = {
+          ...{ fast_period: fast, slow_period: slow, signal_period: signal, period: fast, oversold: low, overbought: high },
+          ...{ std_dev: signal / 4, entry_period: fast, exit_period: signal },
+        };
         expectSameRun(series, id, params(overrides), capital);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a fused run's trades and drawdowns", () => {
+  it('are built on the first read and then kept', () => {
+    const walk = randomWalkBars(2_000, 4);
+    const run = FUSED_RUNS.sma_crossover!(walk, params(), 100_000)!;
+    const trades = run.trades;
+    expect(trades.length).toBe(2 * run.metrics.total_trades);
+    expect(run.trades).toBe(trades);
+    expect(run.drawdowns).toBe(run.drawdowns);
+    expect(run.drawdowns.length).toBe(walk.close.length);
+  });
+});
+
+describe('donchian_breakout with a NaN high or low', () => {
+  it('leaves the run to the generic path (a deque and indicators.ts highest/lowest treat a NaN differently)', () => {
+    const walk = randomWalkBars(500, 21);
+    for (const at of [3, 250]) {
+      for (const column of ['high', 'low'] as const) {
+        const values = Float64Array.from(walk[column]);
+        values[at] = NaN;
+        expect(FUSED_RUNS.donchian_breakout!({ ...walk, [column]: values }, params(), 100_000)).toBeNull();
+      }
+    }
+    expect(FUSED_RUNS.donchian_breakout!(walk, params(), 100_000)).not.toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
 import { bollingerReversionRun } from './bollinger-reversion.js';
+import { donchianBreakoutRun } from './donchian-breakout.js';
 import { buyAndHoldRun } from './buy-and-hold.js';
 import { emaCrossoverRun } from './ema-crossover.js';
 import { macdCrossoverRun } from './macd-crossover.js';
@@ -20,4 +21,5 @@ export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
   macd_crossover: macdCrossoverRun,
   rsi_reversion: rsiReversionRun,
   bollinger_reversion: bollingerReversionRun,
+  donchian_breakout: donchianBreakoutRun,
 };

@@ -1,0 +1,61 @@
+/**
+ * The fills of a fused run as columns (bar, price, shares), kept in typed arrays during the pass and turned into
+ * trade objects only when something reads them: a BUY on even rows, its SELL on the next odd row. The round-trip
+ * statistics are tallied from the columns, so a run whose trades are never read (a comparison) never builds them.
+ */
+import { calendarDaysBetween } from '../dates.js';
+import { RoundTripTally, type TradeStatistics } from '../metrics.js';
+import { buy, sell } from '../simulate.js';
+import type { BacktestTrade } from '../types.js';
+
+export class Fills {
+  bar = new Int32Array(64);
+  price = new Float64Array(64);
+  shares = new Float64Array(64);
+  count = 0;
+
+  add(bar: number, price: number, shares: number): void {
+    if (this.count === this.bar.length) this.grow();
+    const row = this.count++;
+    this.bar[row] = bar;
+    this.price[row] = price;
+    this.shares[row] = shares;
+  }
+
+  /** The statistics of tradeStatistics(trades()), from the columns: the same pnl and duration, in the same order. */
+  statistics(dates: readonly string[]): TradeStatistics {
+    const tally = new RoundTripTally();
+    const { bar, price, shares } = this;
+    for (let sold = 1; sold < this.count; sold += 2) {
+      const held = shares[sold]!;
+      tally.add(held * price[sold]! - held * price[sold - 1]!, calendarDaysBetween(dates[bar[sold - 1]!]!, dates[bar[sold]!]!));
+    }
+    return tally.statistics();
+  }
+
+  /** The trades as simulate.ts builds them (buy, sell), in fill order. */
+  trades(dates: readonly string[]): BacktestTrade[] {
+    const { bar, price, shares } = this;
+    const trades = new Array<BacktestTrade>(this.count);
+    for (let row = 0; row < this.count; row++) {
+      trades[row] =
+        row % 2 === 0
+          ? buy(dates[bar[row]!]!, price[row]!, shares[row]!)
+          : sell(dates, bar[row - 1]!, price[row - 1]!, bar[row]!, price[row]!, shares[row]!);
+    }
+    return trades;
+  }
+
+  private grow(): void {
+    const size = this.bar.length * 2;
+    const bar = new Int32Array(size);
+    const price = new Float64Array(size);
+    const shares = new Float64Array(size);
+    bar.set(this.bar);
+    price.set(this.price);
+    shares.set(this.shares);
+    this.bar = bar;
+    this.price = price;
+    this.shares = shares;
+  }
+}
