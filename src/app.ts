@@ -56,11 +56,12 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const database = deps.database ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
 
+  const timeouts = connectionTimeoutOptions(config.timeouts);
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     // A client that stalls mid-request is cut off rather than holding a connection (and a file descriptor) forever.
-    ...connectionTimeoutOptions(config.timeouts),
+    ...timeouts,
     genReqId: () => randomUUID(),
     // Behind a load balancer, the client address (rate limits, /24 prefixes) comes from X-Forwarded-For.
     trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
@@ -69,7 +70,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     frameworkErrors: frameworkErrorHandler(securityHeadersSetter(config.publicOrigin)),
     // And so do requests Node's HTTP parser refuses before Fastify sees them (400, 408, 431).
     clientErrorHandler: clientErrorHandler(staticSecurityHeaders(config.publicOrigin)),
-    http: httpServerOptions,
+    // Node's own server options: the timeout checks, and no Host check of Node's (ours answers in the error shape).
+    http: { ...timeouts.http, ...httpServerOptions },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });

@@ -35,7 +35,9 @@ export function trackRequestsInFlight(app: FastifyInstance): RequestsInFlight {
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     answered.add(request);
-    if (connectionGone.has(request)) finish(request);
+    // The socket may have closed before the 'close' listener above was attached: the HTTP parser refuses a
+    // malformed body arriving in the same packet as the headers, and closes the socket, before this hook runs.
+    if (connectionGone.has(request) || request.raw.socket?.destroyed) finish(request);
     return payload;
   });
   app.addHook('onResponse', async (request) => finish(request));

@@ -52,7 +52,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
     setBusy(true);
     setProblem(undefined);
     try {
-      setPortfolio(await api.post<Portfolio>('/api/trade-window/portfolio/reset', {}));
+      setPortfolio(await api.post<Portfolio>('/api/trade-window/portfolio/reset'));
       setDone('The portfolio is back to $100,000 in cash. Resting orders were canceled; the order history is kept.');
       setConfirming(false);
       props.onReset();

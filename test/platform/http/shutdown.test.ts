@@ -1,3 +1,4 @@
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,5 +60,27 @@ it('waits, on close, for a handler whose client has gone before it closes the da
   release();
   await closing;
   expect(await handlerOutcome).toBe('read 1');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('does not wait, on close, for a request whose connection the HTTP parser closed before the request was handled', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-shutdown-'));
+  const app = await buildApp(testConfig({ DATA_DIR: dir }), { logLevel: 'silent' });
+  const url = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+  // Headers and a malformed chunk in one packet: the request starts, then the parser refuses the body and closes.
+  const reply = await new Promise<string>((resolve) => {
+    let received = '';
+    const socket = net.connect(Number(url.port), url.hostname, () =>
+      socket.write(`POST /api/strategies HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n`),
+    );
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(received));
+  });
+  expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+  const closing = app.close().then(() => 'closed');
+  const stuck = new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting after 5 s'));
+  expect(await Promise.race([closing, stuck])).toBe('closed');
   fs.rmSync(dir, { recursive: true, force: true });
 });
