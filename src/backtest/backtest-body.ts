@@ -15,6 +15,21 @@ export interface WithSeries {
   drawdowns: number[];
 }
 
+/**
+ * The dates of recent bodies as JSON bytes, by the dates array: the market layer hands out one array per symbol,
+ * bars version and period while it keeps them (SeriesSlices), and arrays are never changed once made.
+ */
+const datesJson = new WeakMap<readonly string[], Buffer>();
+
+function datesJsonOf(dates: readonly string[]): Buffer {
+  let json = datesJson.get(dates);
+  if (json === undefined) {
+    json = new JsonBytesWriter(dates.length * 13 + 2).stringArray(dates).bytes();
+    datesJson.set(dates, json);
+  }
+  return json;
+}
+
 /** How a schema serializer writes the three bar-aligned arrays when they are empty. */
 const EMPTY_SERIES = '"dates":[],"equity_curve":[],"drawdowns":[]';
 
@@ -33,12 +48,11 @@ export function backtestBodyBytes<T extends WithSeries>(head: T, series: BodySer
   if (at < 0) {
     return Buffer.from(bySchema({ ...head, dates: [...series.dates], equity_curve: moneyArray(series.equity), drawdowns: fractionArray(series.drawdowns) }));
   }
-  const n = series.dates.length;
-  // Dates are 'YYYY-MM-DD' (13 bytes each with quotes and comma); the writer grows if they are not.
-  return new JsonBytesWriter(rest.length + n * 70)
+  const dates = datesJsonOf(series.dates);
+  return new JsonBytesWriter(rest.length + dates.length + series.dates.length * 60)
     .text(rest.slice(0, at))
     .text('"dates":')
-    .text(JSON.stringify(series.dates))
+    .raw(dates)
     .text(',"equity_curve":')
     .roundedArray(series.equity, 'money')
     .text(',"drawdowns":')

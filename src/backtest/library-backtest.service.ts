@@ -71,7 +71,9 @@ export async function libraryBacktestBody(
       return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
     });
     const result = replayStrategy(inputs, replay, capital);
-    const series = { dates: result.dates, equity: result.equity_curve, drawdowns: result.drawdowns };
+    // One symbol's timeline is its bars' dates (the replay returns a copy): the bars' own array is the one whose JSON is memoized.
+    const dates = inputs.length === 1 ? inputs[0]!.bars.dates : result.dates;
+    const series = { dates, equity: result.equity_curve, drawdowns: result.drawdowns };
     return backtestBodyBytes(libraryBacktestHead(Number(strategy.id), result), series, serialize);
   });
 }

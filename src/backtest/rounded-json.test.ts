@@ -43,4 +43,20 @@ describe('JsonBytesWriter.roundedArray: the bytes of JSON.stringify of the round
     const json = new JsonBytesWriter(0).text('{"name":"é ✓","v":').roundedArray(long, 'money').text('}').bytes().toString('utf8');
     expect(json).toBe(`{"name":"é ✓","v":${byJson(long, 'money')}}`);
   });
+
+  it('stringArray: the bytes of JSON.stringify, escapes and non-ASCII included', () => {
+    const strings = ['2020-01-02', '', 'a"b', 'back\\slash', 'tab\there', '\u0000\u001f', '\u007f', 'é', '✓ ok', '\ud800 lone', '😀', '</script>'];
+    expect(new JsonBytesWriter(0).stringArray(strings).bytes().toString('utf8')).toBe(JSON.stringify(strings));
+    expect(new JsonBytesWriter(0).stringArray([]).bytes().toString('utf8')).toBe('[]');
+    const many = Array.from({ length: 50_000 }, (_, i) => `d${i}✓"`);
+    expect(new JsonBytesWriter(0).stringArray(many).bytes().toString('utf8')).toBe(JSON.stringify(many));
+  });
+
+  it('a writer started while another is unfinished writes into memory of its own', () => {
+    const outer = new JsonBytesWriter(0).text('{"a":');
+    const inner = new JsonBytesWriter(0).text('"inner"').roundedArray([1.5, 2], 'money').bytes();
+    const json = outer.raw(inner).text('}').bytes().toString('utf8');
+    expect(json).toBe('{"a":"inner"[1.5,2]}');
+    expect(new JsonBytesWriter(0).text('after').bytes().toString('utf8')).toBe('after');
+  });
 });
