@@ -3,7 +3,8 @@
  * with its own initial_capital, so the response cache never answers) and distinct `POST /api/backtest/run` (one
  * signed-in account, a strategy with the SMA 10/30 crossover rules, each request with its own starting_capital),
  * autocannon against `dist/cli.js serve --no-worker` on SQLite in its own process. Prints each figure beside the load
- * average at its start.
+ * average at its start and end, and the server's CPU milliseconds per request (steadier than req/s when other work
+ * shares the machine).
  *
  *   npm run build && npx tsx bench/backtest-routes.bench.ts
  *   BENCH_SERVER_ROOT=/tmp/base npx tsx bench/backtest-routes.bench.ts   another build (its dist/cli.js), e.g. the base
@@ -15,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../src/platform/db/database.js';
-import { loadEndpoint, ORIGIN, post, registerAccount, signIn } from './bench-client.js';
+import { loadEndpoint, ORIGIN, post, registerAccount, signIn, type LoadResult } from './bench-client.js';
 import { startBenchServer } from './bench-server.js';
 
 const root = path.resolve(process.env.BENCH_SERVER_ROOT ?? path.join(import.meta.dirname, '..'));
@@ -32,11 +33,22 @@ const server = await startBenchServer(serverArgs, { PUBLIC_ORIGIN: ORIGIN, TRUST
 const database = openDatabase({ url: null, sqlitePath: path.join(server.dataDir, 'tradelab.sqlite') });
 const rows: Record<string, unknown>[] = [];
 const loadAverage = () => os.loadavg()[0]!.toFixed(2);
+/** CPU seconds the server process has used (user + system, /proc), to divide by the requests it answered. */
+const serverCpuSeconds = () => {
+  const fields = fs.readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+/** Load figures plus the server's CPU milliseconds per request: steadier than req/s on a shared machine. */
+async function measured(run: () => Promise<LoadResult>): Promise<Record<string, unknown>> {
+  const load = loadAverage();
+  const cpuBefore = serverCpuSeconds();
+  const figures = await run();
+  const requests = figures.requests_per_second * figures.seconds;
+  return { ...figures, server_cpu_ms_per_request: Number((((serverCpuSeconds() - cpuBefore) * 1000) / requests).toFixed(2)), load_before: load, load_after: loadAverage() };
+}
 try {
   if (only !== 'library') {
-    const load = loadAverage();
-    const figures = await loadEndpoint(server.url, 'sqlite', 'POST /api/backtest distinct', '/api/backtest', {}, SPX_SMA, (n) => ({ ...SPX_SMA, initial_capital: 100000 + n }));
-    rows.push({ ...figures, load_before: load, load_after: loadAverage() });
+    rows.push(await measured(() => loadEndpoint(server.url, 'sqlite', 'POST /api/backtest distinct', '/api/backtest', {}, SPX_SMA, (n) => ({ ...SPX_SMA, initial_capital: 100000 + n }))));
   }
   if (only !== 'legacy') {
     const cookie = (await signIn(server.url, await registerAccount(server.url, database, 0))).cookie!;
@@ -53,9 +65,7 @@ try {
       signedIn,
     );
     const run = { strategy_id: (created.json as { id: number }).id, symbols: ['SPX'], start_date: '2000-01-01', end_date: '2020-12-31', starting_capital: 100000 };
-    const load = loadAverage();
-    const figures = await loadEndpoint(server.url, 'sqlite', 'POST /api/backtest/run distinct', '/api/backtest/run', signedIn, run, (n) => ({ ...run, starting_capital: 100000 + n }));
-    rows.push({ ...figures, load_before: load, load_after: loadAverage() });
+    rows.push(await measured(() => loadEndpoint(server.url, 'sqlite', 'POST /api/backtest/run distinct', '/api/backtest/run', signedIn, run, (n) => ({ ...run, starting_capital: 100000 + n }))));
   }
 } finally {
   await database.close();
