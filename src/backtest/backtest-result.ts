@@ -70,6 +70,16 @@ export interface LegacyBacktestInput {
 }
 
 export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktestResult {
+  return {
+    ...legacyBacktestHead(input),
+    dates: [...input.dates],
+    equity_curve: moneyArray(input.run.equity),
+    drawdowns: fractionArray(input.run.drawdowns),
+  };
+}
+
+/** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the run. */
+export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestResult {
   const { run } = input;
   const m = run.metrics;
   return {
@@ -88,9 +98,9 @@ export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktest
     sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
     profit_factor: roundFractionOrNull(m.profit_factor),
     ...closedTradeMetrics(m),
-    dates: [...input.dates],
-    equity_curve: moneyArray(run.equity),
-    drawdowns: fractionArray(run.drawdowns),
+    dates: [],
+    equity_curve: [],
+    drawdowns: [],
     trades: run.trades.map((t) => ({
       date: t.date,
       type: t.type,

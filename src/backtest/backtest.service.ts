@@ -3,9 +3,9 @@ import { assertTicker, dataFeedOf, requestedPeriod, type DataFeed, type Period }
 import type { BarsInPeriod, MarketData } from '../market/market-data.service.js';
 import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
-import { backtestResultJson } from './backtest-body.js';
+import { backtestBodyBytes } from './backtest-body.js';
 import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, type StrategyTemplate } from '../engine/index.js';
-import { compareTemplates, comparisonResult, legacyBacktestResult, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
+import { compareTemplates, comparisonResult, legacyBacktestHead, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
 import { refusedByEngine } from './engine-refusal.js';
 import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
 
@@ -34,7 +34,7 @@ export async function legacyBacktestBody(
   const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital]);
   return deps.responses.getOrCreate(key, async () => {
     const run = runTemplateBacktest(bars, template, params, request.initial_capital);
-    const result = legacyBacktestResult({
+    const head = legacyBacktestHead({
       symbol: request.symbol,
       strategyName: template.name,
       ...usedPeriod(bars),
@@ -43,7 +43,7 @@ export async function legacyBacktestBody(
       dates: bars.dates,
       run,
     });
-    return backtestResultJson(result, serialize);
+    return backtestBodyBytes(head, { dates: bars.dates, equity: run.equity, drawdowns: run.drawdowns }, serialize);
   });
 }
 

@@ -9,6 +9,16 @@ import type { LibraryBacktestResult, LibraryReplay, LibraryStats, LibraryTrade }
 
 export function libraryBacktestResult(strategyId: number, replay: LibraryReplay): LibraryBacktestResult {
   return {
+    ...libraryBacktestHead(strategyId, replay),
+    dates: replay.dates,
+    equity_curve: moneyArray(replay.equity_curve),
+    drawdowns: fractionArray(replay.drawdowns),
+  };
+}
+
+/** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the replay. */
+export function libraryBacktestHead(strategyId: number, replay: LibraryReplay): LibraryBacktestResult {
+  return {
     strategy_id: strategyId,
     start_date: replay.start_date,
     end_date: replay.end_date,
@@ -16,9 +26,9 @@ export function libraryBacktestResult(strategyId: number, replay: LibraryReplay)
     starting_capital: replay.starting_capital,
     final_capital: roundMoney(replay.final_capital),
     symbols: replay.symbols,
-    dates: replay.dates,
-    equity_curve: moneyArray(replay.equity_curve),
-    drawdowns: fractionArray(replay.drawdowns),
+    dates: [],
+    equity_curve: [],
+    drawdowns: [],
     trades: replay.trades.map(roundedTrade),
     stats: roundedStats(replay.stats),
   };

@@ -13,7 +13,8 @@ import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { allowedSymbols, positionSideOf, type StrategyPolicy } from '../strategies/strategy-policy.js';
 import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
 import { replayStrategy } from '../engine/replay/replay.js';
-import { libraryBacktestResult } from './library-backtest-result.js';
+import { libraryBacktestHead } from './library-backtest-result.js';
+import { backtestBodyBytes } from './backtest-body.js';
 import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from '../engine/replay/types.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
 
@@ -69,7 +70,11 @@ export async function libraryBacktestBody(
       const [entry, exit] = evaluateRules(series, [entryRule, exitRule]);
       return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
     });
-    return serialize(libraryBacktestResult(Number(strategy.id), replayStrategy(inputs, replay, capital)));
+    const result = replayStrategy(inputs, replay, capital);
+    // One symbol's timeline is its bars' dates (the replay returns a copy): the bars' own array is the one whose JSON is memoized.
+    const dates = inputs.length === 1 ? inputs[0]!.bars.dates : result.dates;
+    const series = { dates, equity: result.equity_curve, drawdowns: result.drawdowns };
+    return backtestBodyBytes(libraryBacktestHead(Number(strategy.id), result), series, serialize);
   });
 }
 

@@ -11,14 +11,15 @@ export class ResponseCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  async getOrCreate(key: string, create: () => Promise<string>): Promise<Buffer> {
+  async getOrCreate(key: string, create: () => Promise<string | Buffer>): Promise<Buffer> {
     const hit = this.#bodies.get(key);
     if (hit !== undefined) {
       this.#bodies.delete(key);
       this.#bodies.set(key, hit);
       return hit;
     }
-    const body = Buffer.from(await create());
+    const created = await create();
+    const body = typeof created === 'string' ? Buffer.from(created) : created;
     // Two concurrent misses of one key compute twice; only the first is kept.
     if (!this.#bodies.has(key) && body.length <= this.maxBytes / 4) {
       this.#bodies.set(key, body);

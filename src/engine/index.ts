@@ -11,7 +11,7 @@ export type * from './types.js';
 export { STRATEGY_TEMPLATES, findTemplate, defaultParameters, resolveTemplateParameters } from './templates.js';
 export * as indicators from './indicators.js';
 export { plainArray } from './plain-array.js';
-export { fractionArray, moneyArray, roundFraction, roundFractionOrNull, roundMoney, roundMoneyOrNull } from './round.js';
+export { fractionArray, moneyArray, roundedUnits, roundFraction, roundFractionOrNull, roundMoney, roundMoneyOrNull } from './round.js';
 export { EngineError, type EngineErrorDetail } from './engine-error.js';
 export { timestamp as barTimestamp } from './dates.js';
 

@@ -28,18 +28,27 @@ function productError(a: number, b: number, p: number): number {
   return aHigh * bHigh - p + aHigh * bLow + aLow * bHigh + aLow * bLow;
 }
 
-/** x rounded to the multiple of 1 / scale nearest its exact value, ties away from zero; scale = 10^d, d ≤ 15. */
-function roundToScale(x: number, scale: number): number {
+/**
+ * |x| × scale rounded to a whole number k, ties away from zero (scale = 10^d, d ≤ 15): x rounds to ±k / scale.
+ * −1 when x is its own rounding (NaN, ±Infinity, and values whose neighbours are further apart than 1 / scale).
+ */
+export function roundedUnits(x: number, scale: number): number {
   const a = Math.abs(x);
   const p = a * scale;
-  // NaN, ±Infinity, and values whose neighbours are further apart than 1 / scale: x is its own rounding.
-  if (!(p < TWO_53)) return x;
+  if (!(p < TWO_53)) return -1;
   let k = Math.floor(p);
   const fraction = p - k; // exact: p < 2^53
   if (fraction > 0.5) k += 1;
   else if (fraction === 0.5) {
     if (productError(a, scale, p) >= 0) k += 1;
   } else if (p >= TWO_52 && productError(a, scale, p) >= 0.5) k += 1;
+  return k;
+}
+
+/** x rounded to the multiple of 1 / scale nearest its exact value, ties away from zero; scale = 10^d, d ≤ 15. */
+function roundToScale(x: number, scale: number): number {
+  const k = roundedUnits(x, scale);
+  if (k < 0) return x;
   if (k === 0) return 0;
   const rounded = k / scale;
   return x < 0 ? -rounded : rounded;

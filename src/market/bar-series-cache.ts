@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/database.js';
-import { barSeriesFromBars, type BarSeries } from './bar-series.js';
+import { barSeriesFromBars, SeriesSlices, type BarSeries } from './bar-series.js';
 import { readBars } from './bars.repo.js';
 import { readBarsVersion } from './symbols.repo.js';
 
@@ -7,6 +7,8 @@ export interface CachedSeries {
   readonly symbol: string;
   readonly version: number;
   readonly series: BarSeries;
+  /** The periods of `series` recently asked for, each one object while kept. */
+  readonly slices: SeriesSlices;
 }
 
 /**
@@ -56,7 +58,8 @@ export class BarSeriesCache {
   async #load(symbol: string, version: number): Promise<CachedSeries> {
     // The version is read before the bars: a write committed in between makes the copy newer than its
     // label, never older, and the next read sees the higher version and reloads.
-    const entry: CachedSeries = { symbol, version, series: barSeriesFromBars(await readBars(this.db, symbol)) };
+    const series = barSeriesFromBars(await readBars(this.db, symbol));
+    const entry: CachedSeries = { symbol, version, series, slices: new SeriesSlices(series) };
     const current = this.#entries.get(symbol);
     if (!current || current.version <= version) {
       this.#entries.delete(symbol);

@@ -51,8 +51,17 @@ export function lowerBound(dates: readonly string[], date: string): number {
  * memory (`subarray`), so a slice of a cached series costs two binary searches and no copy of prices.
  */
 export function sliceSeries(series: BarSeries, from: string, to: string): BarSeries {
+  const { start, end } = periodRange(series, from, to);
+  return sliceAt(series, start, end);
+}
+
+/** The indices [start, end) of the bars dated `from` to `to`. */
+export function periodRange(series: BarSeries, from: string, to: string): { start: number; end: number } {
   const start = lowerBound(series.dates, from);
-  const end = Math.max(start, lowerBound(series.dates, `${to}\uffff`));
+  return { start, end: Math.max(start, lowerBound(series.dates, `${to}\uffff`)) };
+}
+
+function sliceAt(series: BarSeries, start: number, end: number): BarSeries {
   if (start === 0 && end === series.dates.length) return series;
   return {
     dates: series.dates.slice(start, end),
@@ -62,4 +71,29 @@ export function sliceSeries(series: BarSeries, from: string, to: string): BarSer
     close: series.close.subarray(start, end),
     volume: series.volume.subarray(start, end),
   };
+}
+
+/**
+ * Slices of one series, the last `capacity` ranges asked for kept: a period asked for again is the same
+ * `BarSeries` object, so what is derived from it and memoized by identity (a backtest body's dates as JSON) is
+ * reused, and its dates are not copied again.
+ */
+export class SeriesSlices {
+  readonly #slices = new Map<string, BarSeries>();
+
+  constructor(
+    readonly series: BarSeries,
+    private readonly capacity = 8,
+  ) {}
+
+  slice(from: string, to: string): BarSeries {
+    const { start, end } = periodRange(this.series, from, to);
+    const key = `${start}:${end}`;
+    let slice = this.#slices.get(key);
+    if (slice !== undefined) this.#slices.delete(key);
+    else slice = sliceAt(this.series, start, end);
+    this.#slices.set(key, slice);
+    if (this.#slices.size > this.capacity) this.#slices.delete(this.#slices.keys().next().value!);
+    return slice;
+  }
 }

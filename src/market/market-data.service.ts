@@ -5,7 +5,7 @@ import type { Db } from '../platform/db/database.js';
 import { Forbidden, NotFound } from '../platform/errors.js';
 import { fetchAlpacaDailyBars, FEED_DELAY_MS } from './alpaca.provider.js';
 import type { DataFeed } from './market-terms.js';
-import { sliceSeries, type BarSeries } from './bar-series.js';
+import type { BarSeries } from './bar-series.js';
 import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
 
@@ -80,7 +80,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     if (cached === undefined || cached.series.dates.length === 0) {
       throw new NotFound('unknown_symbol', `No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`);
     }
-    return { series: sliceSeries(cached.series, from, to), version: cached.version };
+    return { series: cached.slices.slice(from, to), version: cached.version };
   }
 
   function isTailStale(symbol: string): boolean {

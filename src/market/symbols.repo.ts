@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../platform/db/database.js';
+import { compiledOnce } from '../platform/db/compiled-once.js';
 
 export interface SymbolRow {
   readonly symbol: string;
@@ -25,9 +26,13 @@ export async function bumpBarsVersion(db: DbOrTx, symbol: string): Promise<void>
 }
 
 /** The symbol's bar version, or `undefined` for a symbol we do not know. One primary-key read. */
+const SYMBOL = '\u0000symbol';
+/** Read before every backtest's bars (the series cache's freshness check): compiled once. */
+const barsVersionOf = compiledOnce([SYMBOL], (db) => db.selectFrom('symbols').select('bars_version').where('symbol', '=', SYMBOL));
+
 export async function readBarsVersion(db: DbOrTx, symbol: string): Promise<number | undefined> {
-  const row = await db.selectFrom('symbols').select('bars_version').where('symbol', '=', symbol).executeTakeFirst();
-  return row?.bars_version;
+  const { rows } = await db.executeQuery(barsVersionOf(db, [symbol]));
+  return rows[0]?.bars_version;
 }
 
 /**

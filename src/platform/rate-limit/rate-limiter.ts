@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { ServiceUnavailable } from '../errors.js';
 import { isDatabaseBusy } from '../db/busy.js';
 import { sha256Hex } from '../ids.js';
+import { compiledOnce } from '../db/compiled-once.js';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */
@@ -54,29 +55,37 @@ async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const KEY = '\u0000rate-limit-key';
+const WINDOW_STARTED = '\u0000rate-limit-window';
+
+/** One statement: a new key starts at 1, a key from an older window restarts at 1, else it counts up. */
+const counterHit = compiledOnce([KEY, WINDOW_STARTED], (db) =>
+  db
+    .insertInto('rate_limit_counters')
+    .values({ key: KEY, window_started_at: WINDOW_STARTED, count: 1 })
+    .onConflict((conflict) =>
+      conflict.column('key').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when('rate_limit_counters.window_started_at', '=', WINDOW_STARTED)
+          .then(eb('rate_limit_counters.count', '+', 1))
+          .else(1)
+          .end(),
+        window_started_at: WINDOW_STARTED,
+      })),
+    )
+    .returning('count'),
+);
+
 export function databaseRateLimiter(db: Db, clock: Clock): RateLimiter {
   return {
     hit: (key, rule) => orUnavailable(async () => {
       const now = clock.now().getTime();
       const windowStart = windowStartOf(now, rule.windowMs);
       const started = new Date(windowStart).toISOString();
-      // One statement: a new key starts at 1, a key from an older window restarts at 1, else it counts up.
-      const row = await db
-        .insertInto('rate_limit_counters')
-        .values({ key: storedKey(key), window_started_at: started, count: 1 })
-        .onConflict((conflict) =>
-          conflict.column('key').doUpdateSet((eb) => ({
-            count: eb
-              .case()
-              .when('rate_limit_counters.window_started_at', '=', started)
-              .then(eb('rate_limit_counters.count', '+', 1))
-              .else(1)
-              .end(),
-            window_started_at: started,
-          })),
-        )
-        .returning('count')
-        .executeTakeFirstOrThrow();
+      const { rows } = await db.executeQuery(counterHit(db, [storedKey(key), started]));
+      const row = rows[0];
+      if (row === undefined) throw new Error('the rate-limit counter returned no row');
       return decide(row.count, rule, windowStart, now);
     }),
     async close() {},
