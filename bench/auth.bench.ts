@@ -33,7 +33,11 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PG_SCHEMA = 'tradelab_bench_auth';
 const root = path.resolve(import.meta.dirname, '..');
-const builtServer = path.join(root, 'dist/cli.js');
+// BENCH_SERVER: another build of the server (e.g. a copy of `dist/` from before a change) for before/after runs.
+const builtServer = process.env.BENCH_SERVER ? path.resolve(process.env.BENCH_SERVER) : path.join(root, 'dist/cli.js');
+// BENCH_AUTH_ONLY=1: the sign-in and session subjects only (no backtests); BENCH_DIALECT=sqlite|postgres: one dialect.
+const authOnly = process.env.BENCH_AUTH_ONLY === '1';
+const onlyDialect = process.env.BENCH_DIALECT;
 const serverArgs = fs.existsSync(builtServer) ? [builtServer] : ['--import', 'tsx', path.join(root, 'src/cli.ts')];
 
 interface CeremonyResult {
@@ -49,8 +53,9 @@ interface CeremonyResult {
 
 /** Runs both benchmarks on every configured dialect and writes the report; `bench/run.ts` may call it too. */
 export async function runAuthBench(): Promise<void> {
-  const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
-  if (postgresUrl) {
+  const loadAtStart = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  const setups: { dialect: string; env: Record<string, string> }[] = onlyDialect === 'postgres' ? [] : [{ dialect: 'sqlite', env: {} }];
+  if (postgresUrl && onlyDialect !== 'sqlite') {
     await resetSchema(postgresUrl, PG_SCHEMA);
     setups.push({ dialect: 'postgres', env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: PG_SCHEMA } });
   } else {
@@ -75,6 +80,7 @@ export async function runAuthBench(): Promise<void> {
       const cookie = (await signIn(server.url, accounts[0]!)).cookie!;
       load.push(await loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}));
       load.push(await loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }));
+      if (authOnly) continue;
       const strategyId = await createSmaStrategy(server.url, cookie);
       const run = { strategy_id: strategyId, symbols: ['SPX'], start_date: '2000-01-01', end_date: '2020-12-31', starting_capital: 100000 };
       const signedIn = { cookie: `service_session=${cookie}`, origin: ORIGIN };
@@ -95,7 +101,8 @@ export async function runAuthBench(): Promise<void> {
     at: new Date().toISOString(),
     note: 'Measured on a machine shared with other work (2 cores); the load generator runs on the same machine as the server.',
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    server: serverArgs.length === 1 ? 'dist/cli.js' : 'src/cli.ts via tsx',
+    server: serverArgs.length === 1 ? path.relative(root, builtServer) : 'src/cli.ts via tsx',
+    load_average_1_5_15: { at_start: loadAtStart, at_end: os.loadavg().map((n) => Math.round(n * 100) / 100) },
     rate_limit_store: process.env.REDIS_URL ? 'redis' : 'database',
     ceremonies,
     authenticated_overhead: load,
