@@ -17,6 +17,7 @@
  *
  *   npx tsx bench/auth.bench.ts
  *   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 BENCH_CONNECTIONS=50 npx tsx bench/auth.bench.ts
+ *   BENCH_AUTH_ONLY=1 BENCH_DIALECT=postgres BENCH_SERVER=/path/to/other/dist/cli.js npx tsx bench/auth.bench.ts
  *
  * Writes bench/results/auth-latest.json (and a timestamped copy). Run directly, or import `runAuthBench`.
  */
