@@ -76,11 +76,15 @@ export async function runAuthBench(): Promise<void> {
       const accounts: SoftwareAuthenticator[] = [];
       for (let i = 0; i < concurrency; i += 1) accounts.push(await registerAccount(server.url, database, i));
       await signIn(server.url, accounts[0]!); // warm-up
-      ceremonies.push(await runCeremonies(server.url, setup.dialect, accounts.slice(0, 1)));
-      ceremonies.push(await runCeremonies(server.url, setup.dialect, accounts));
+      const pid = server.process.pid!;
+      ceremonies.push(await withServerCpu(pid, () => runCeremonies(server.url, setup.dialect, accounts.slice(0, 1)), (r) => r.ceremonies));
+      ceremonies.push(await withServerCpu(pid, () => runCeremonies(server.url, setup.dialect, accounts), (r) => r.ceremonies));
       const cookie = (await signIn(server.url, accounts[0]!)).cookie!;
-      load.push(await loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}));
-      load.push(await loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }));
+      const requests = (r: LoadResult) => r.requests_per_second * r.seconds;
+      load.push(await withServerCpu(pid, () => loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}), requests));
+      load.push(
+        await withServerCpu(pid, () => loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }), requests),
+      );
       if (authOnly) continue;
       const strategyId = await createSmaStrategy(server.url, cookie);
       const run = { strategy_id: strategyId, symbols: ['SPX'], start_date: '2000-01-01', end_date: '2020-12-31', starting_capital: 100000 };
@@ -117,6 +121,29 @@ export async function runAuthBench(): Promise<void> {
   console.table(load);
   console.log('written to bench/results/auth-latest.json');
 }
+
+/**
+ * The server process's CPU time per operation over a phase (Linux /proc; null elsewhere): unlike the rates, it
+ * hardly moves with what else runs on the machine, so before/after builds compare on it (issue 17).
+ */
+async function withServerCpu<T extends object>(pid: number, phase: () => Promise<T>, operations: (result: T) => number): Promise<T & { server_cpu_us_per_op: number | null }> {
+  const before = processCpuMs(pid);
+  const result = await phase();
+  const after = processCpuMs(pid);
+  const count = operations(result);
+  return { ...result, server_cpu_us_per_op: before === null || after === null || count === 0 ? null : Math.round(((after - before) * 1000) / count) };
+}
+
+function processCpuMs(pid: number): number | null {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat (after the parenthesised command name): user and system time in ticks.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS_PER_SECOND = 100;
 
 async function runCeremonies(url: string, dialect: string, clients: SoftwareAuthenticator[]): Promise<CeremonyResult> {
   const figures = await timedLoops(clients, async (authenticator) => {
