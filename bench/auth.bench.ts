@@ -17,6 +17,7 @@
  *
  *   npx tsx bench/auth.bench.ts
  *   BENCH_SECONDS=10 BENCH_CONCURRENCY=8 BENCH_CONNECTIONS=50 npx tsx bench/auth.bench.ts
+ *   BENCH_AUTH_ONLY=1 BENCH_DIALECT=postgres BENCH_SERVER=/path/to/other/dist/cli.js npx tsx bench/auth.bench.ts
  *
  * Writes bench/results/auth-latest.json (and a timestamped copy). Run directly, or import `runAuthBench`.
  */
@@ -33,7 +34,11 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const PG_SCHEMA = 'tradelab_bench_auth';
 const root = path.resolve(import.meta.dirname, '..');
-const builtServer = path.join(root, 'dist/cli.js');
+// BENCH_SERVER: another build of the server (e.g. a copy of `dist/` from before a change) for before/after runs.
+const builtServer = process.env.BENCH_SERVER ? path.resolve(process.env.BENCH_SERVER) : path.join(root, 'dist/cli.js');
+// BENCH_AUTH_ONLY=1: the sign-in and session subjects only (no backtests); BENCH_DIALECT=sqlite|postgres: one dialect.
+const authOnly = process.env.BENCH_AUTH_ONLY === '1';
+const onlyDialect = process.env.BENCH_DIALECT;
 const serverArgs = fs.existsSync(builtServer) ? [builtServer] : ['--import', 'tsx', path.join(root, 'src/cli.ts')];
 
 interface CeremonyResult {
@@ -49,8 +54,9 @@ interface CeremonyResult {
 
 /** Runs both benchmarks on every configured dialect and writes the report; `bench/run.ts` may call it too. */
 export async function runAuthBench(): Promise<void> {
-  const setups: { dialect: string; env: Record<string, string> }[] = [{ dialect: 'sqlite', env: {} }];
-  if (postgresUrl) {
+  const loadAtStart = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  const setups: { dialect: string; env: Record<string, string> }[] = onlyDialect === 'postgres' ? [] : [{ dialect: 'sqlite', env: {} }];
+  if (postgresUrl && onlyDialect !== 'sqlite') {
     await resetSchema(postgresUrl, PG_SCHEMA);
     setups.push({ dialect: 'postgres', env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: PG_SCHEMA } });
   } else {
@@ -70,11 +76,16 @@ export async function runAuthBench(): Promise<void> {
       const accounts: SoftwareAuthenticator[] = [];
       for (let i = 0; i < concurrency; i += 1) accounts.push(await registerAccount(server.url, database, i));
       await signIn(server.url, accounts[0]!); // warm-up
-      ceremonies.push(await runCeremonies(server.url, setup.dialect, accounts.slice(0, 1)));
-      ceremonies.push(await runCeremonies(server.url, setup.dialect, accounts));
+      const pid = server.process.pid!;
+      ceremonies.push(await withServerCpu(pid, () => runCeremonies(server.url, setup.dialect, accounts.slice(0, 1)), (r) => r.ceremonies));
+      ceremonies.push(await withServerCpu(pid, () => runCeremonies(server.url, setup.dialect, accounts), (r) => r.ceremonies));
       const cookie = (await signIn(server.url, accounts[0]!)).cookie!;
-      load.push(await loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}));
-      load.push(await loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }));
+      const requests = (r: LoadResult) => r.requests_per_second * r.seconds;
+      load.push(await withServerCpu(pid, () => loadEndpoint(server.url, setup.dialect, 'GET /healthz (open)', '/healthz', {}), requests));
+      load.push(
+        await withServerCpu(pid, () => loadEndpoint(server.url, setup.dialect, 'GET /api/auth/session (session checked)', '/api/auth/session', { cookie: `service_session=${cookie}` }), requests),
+      );
+      if (authOnly) continue;
       const strategyId = await createSmaStrategy(server.url, cookie);
       const run = { strategy_id: strategyId, symbols: ['SPX'], start_date: '2000-01-01', end_date: '2020-12-31', starting_capital: 100000 };
       const signedIn = { cookie: `service_session=${cookie}`, origin: ORIGIN };
@@ -95,7 +106,8 @@ export async function runAuthBench(): Promise<void> {
     at: new Date().toISOString(),
     note: 'Measured on a machine shared with other work (2 cores); the load generator runs on the same machine as the server.',
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    server: serverArgs.length === 1 ? 'dist/cli.js' : 'src/cli.ts via tsx',
+    server: serverArgs.length === 1 ? path.relative(root, builtServer) : 'src/cli.ts via tsx',
+    load_average_1_5_15: { at_start: loadAtStart, at_end: os.loadavg().map((n) => Math.round(n * 100) / 100) },
     rate_limit_store: process.env.REDIS_URL ? 'redis' : 'database',
     ceremonies,
     authenticated_overhead: load,
@@ -109,6 +121,29 @@ export async function runAuthBench(): Promise<void> {
   console.table(load);
   console.log('written to bench/results/auth-latest.json');
 }
+
+/**
+ * The server process's CPU time per operation over a phase (Linux /proc; null elsewhere): unlike the rates, it
+ * hardly moves with what else runs on the machine, so before/after builds compare on it (issue 17).
+ */
+async function withServerCpu<T extends object>(pid: number, phase: () => Promise<T>, operations: (result: T) => number): Promise<T & { server_cpu_us_per_op: number | null }> {
+  const before = processCpuMs(pid);
+  const result = await phase();
+  const after = processCpuMs(pid);
+  const count = operations(result);
+  return { ...result, server_cpu_us_per_op: before === null || after === null || count === 0 ? null : Math.round(((after - before) * 1000) / count) };
+}
+
+function processCpuMs(pid: number): number | null {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat (after the parenthesised command name): user and system time in ticks.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS_PER_SECOND = 100;
 
 async function runCeremonies(url: string, dialect: string, clients: SoftwareAuthenticator[]): Promise<CeremonyResult> {
   const figures = await timedLoops(clients, async (authenticator) => {

@@ -1,7 +1,6 @@
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -9,6 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Config } from '../platform/config.js';
+import { checkAssertion } from './assertion-verification.js';
 import type { CredentialRow } from './credentials.repo.js';
 import { LIFETIMES } from './lifetimes.js';
 
@@ -103,32 +103,14 @@ export interface VerifiedAssertion {
 }
 
 /**
- * Verifies an assertion's challenge, type, origin, RP ID, UP and UV flags and signature, null when any
- * fails. The counter is checked by the caller after the signature (see `isCounterRegression`), so
- * that only a correctly signed regression is audited as a possible clone.
+ * Verifies an assertion's type, challenge, origin, RP ID, UP, UV and backup flags and signature, null when any
+ * fails (`checkAssertion`: the library's checks on synchronous node:crypto, issue 17). The counter is checked by
+ * the caller after the signature (see `isCounterRegression`), so that only a correctly signed regression is
+ * audited as a possible clone.
  */
-export async function verifyAssertion(
-  rp: Rp,
-  response: AuthenticationResponseJSON,
-  challenge: string,
-  credential: CredentialRow,
-): Promise<VerifiedAssertion | null> {
+export function verifyAssertion(rp: Rp, response: AuthenticationResponseJSON, challenge: string, credential: CredentialRow): VerifiedAssertion | null {
   if (isEmbeddedCrossOrigin(response.response.clientDataJSON)) return null;
-  try {
-    const result = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.publicOrigin,
-      expectedRPID: rp.rpId,
-      requireUserVerification: true,
-      credential: { id: credential.id, publicKey: new Uint8Array(credential.public_key), counter: 0 },
-    });
-    if (!result.verified) return null;
-    const info = result.authenticationInfo;
-    return { newCounter: info.newCounter, backupEligible: info.credentialDeviceType === 'multiDevice', backupState: info.credentialBackedUp };
-  } catch {
-    return null;
-  }
+  return checkAssertion(response, { origin: rp.publicOrigin, rpId: rp.rpId, challenge }, credential.public_key);
 }
 
 const MAX_CREDENTIAL_ID_BYTES = 1023;

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
 import { cachingStatements } from './statement-cache.js';
+import { namingStatements } from './pg-named-statements.js';
 import { WriterTransactionsSqliteDialect } from './sqlite-writer-transactions.js';
 import { BOOLEAN_COLUMNS, type Database } from './schema.js';
 
@@ -134,6 +135,7 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
   // crash the process. The query in flight fails on its own (a 503); the pool drops the dead client.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
+  namingStatements(pool);
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: schema ?? 'public', close: () => db.destroy() };
 }
