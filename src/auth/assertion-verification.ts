@@ -49,9 +49,12 @@ function checkAssertionOrThrow(response: AuthenticationResponseJSON, expected: A
   // Step 12: our origin, exactly.
   if (clientData.origin !== expected.origin) return null;
   if (!isoBase64URL.isBase64URL(assertion.authenticatorData) || !isoBase64URL.isBase64URL(assertion.signature)) return null;
-  if (assertion.userHandle !== undefined && typeof assertion.userHandle !== 'string') return null;
+  // Absent or null (the library reads only a truthy handle; the caller compares it with the owner's).
+  if (assertion.userHandle != null && typeof assertion.userHandle !== 'string') return null;
   const tokenBinding = clientData.tokenBinding as { status?: unknown } | undefined;
-  if (tokenBinding !== undefined && (typeof tokenBinding !== 'object' || !['present', 'supported', 'notSupported'].includes(String(tokenBinding.status)))) return null;
+  if (tokenBinding !== undefined && (typeof tokenBinding !== 'object' || typeof tokenBinding.status !== 'string' || !TOKEN_BINDING_STATUSES.includes(tokenBinding.status))) {
+    return null;
+  }
 
   const authData = isoBase64URL.toBuffer(assertion.authenticatorData);
   // Throws on fewer than 37 bytes or bytes left over after the flagged parts.
@@ -67,8 +70,55 @@ function checkAssertionOrThrow(response: AuthenticationResponseJSON, expected: A
   const key = publicKeyOf(publicKey);
   if (!key) return null;
   const signed = Buffer.concat([authData, sha256(isoBase64URL.toBuffer(assertion.clientDataJSON))]);
-  if (!verify(key.digest, signed, key.key, isoBase64URL.toBuffer(assertion.signature))) return null;
+  const signature = isoBase64URL.toBuffer(assertion.signature);
+  if (key.ecdsa) {
+    const rs = ecdsaSignatureOf(signature);
+    if (!rs || !verify(key.digest, signed, { key: key.key, dsaEncoding: 'ieee-p1363' }, rs)) return null;
+  } else if (!verify(key.digest, signed, key.key, signature)) {
+    return null;
+  }
   return { newCounter: counter, backupEligible: flags.be, backupState: flags.bs };
+}
+
+const TOKEN_BINDING_STATUSES = ['present', 'supported', 'notSupported'];
+
+/**
+ * An ES256 signature's r ‖ s (32 bytes each) read out of its DER SEQUENCE { INTEGER r, INTEGER s } as leniently
+ * as the library reads it (long-form lengths, a missing sign pad, bytes after the SEQUENCE; an integer of 33 bytes
+ * only as a sign pad before a high bit), so an authenticator whose DER the library accepted is not refused here; OpenSSL's own DER reading is
+ * strict. Null when it is not that shape or an integer is longer.
+ */
+export function ecdsaSignatureOf(der: Uint8Array): Buffer | null {
+  let at = 0;
+  const length = (): number | null => {
+    const first = der[at++];
+    if (first === undefined) return null;
+    if (first < 0x80) return first;
+    const octets = first & 0x7f;
+    if (octets === 0 || octets > 2) return null;
+    let value = 0;
+    for (let i = 0; i < octets; i += 1) {
+      const next = der[at++];
+      if (next === undefined) return null;
+      value = value * 256 + next;
+    }
+    return value;
+  };
+  const integer = (): Buffer | null => {
+    if (der[at++] !== 0x02) return null;
+    const size = length();
+    if (size === null || size === 0 || at + size > der.length) return null;
+    let bytes = der.subarray(at, at + size);
+    at += size;
+    // Shorter is padded; 33 bytes only as a 00 sign pad before a high bit (as the library normalises).
+    if (bytes.length === 33 && bytes[0] === 0 && (bytes[1]! & 0x80) === 0x80) bytes = bytes.subarray(1);
+    if (bytes.length > 32) return null;
+    return Buffer.concat([Buffer.alloc(32 - bytes.length), bytes]);
+  };
+  if (der[at++] !== 0x30 || length() === null) return null;
+  const r = integer();
+  const s = r && integer();
+  return r && s ? Buffer.concat([r, s]) : null;
 }
 
 function sha256(data: string | Uint8Array): Buffer {
@@ -79,6 +129,8 @@ interface VerificationKey {
   readonly key: KeyObject;
   /** node:crypto's digest argument: null for Ed25519 (the algorithm hashes itself). */
   readonly digest: 'sha256' | null;
+  /** ES256: the signature comes DER-wrapped and is verified as r ‖ s. */
+  readonly ecdsa?: true;
 }
 
 const parsedKeys = new Map<string, VerificationKey | null>();
@@ -108,7 +160,7 @@ function parseCoseKey(cose: Uint8Array): VerificationKey | null {
     return Buffer.from(value).toString('base64url');
   };
   if (kty === 2 && alg === -7 && map.get(COSE.crv) === 1) {
-    return { key: createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: b64(COSE.x), y: b64(COSE.y) }, format: 'jwk' }), digest: 'sha256' };
+    return { key: createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: b64(COSE.x), y: b64(COSE.y) }, format: 'jwk' }), digest: 'sha256', ecdsa: true };
   }
   if (kty === 1 && alg === -8 && map.get(COSE.crv) === 6) {
     return { key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64(COSE.x) }, format: 'jwk' }), digest: null };

@@ -134,7 +134,7 @@ describe.each<Algorithm>(['ES256', 'EdDSA', 'RS256'])('checkAssertion (%s)', (al
   });
 });
 
-it('refuses a key of an algorithm registration does not accept (ES256 key labelled ES384)', async () => {
+it('refuses an ES256 key relabelled as another algorithm (EdDSA)', async () => {
   const { publicKey, assert } = await registered('ES256');
   const relabelled = Buffer.from(publicKey);
   // COSE map: … 03 26 (alg: -7) … → 03 38 22 would change the length; flip -7 (0x26) to -8 (0x27) instead.
@@ -142,4 +142,59 @@ it('refuses a key of an algorithm registration does not accept (ES256 key labell
   expect(at).toBeGreaterThan(0);
   relabelled[at + 1] = 0x27;
   expect(checkAssertion(assert({}), expected, new Uint8Array(relabelled))).toBeNull();
+});
+
+describe('ES256 signatures in loose DER, as the library reads them', () => {
+  /** The DER of a signature rebuilt from its r and s with `encode`. */
+  function reencoded(response: AuthenticationResponseJSON, encode: (r: Buffer, s: Buffer) => Buffer): AuthenticationResponseJSON {
+    const der = Buffer.from(response.response.signature, 'base64url');
+    const rLength = der[3]!;
+    const r = der.subarray(4, 4 + rLength);
+    const s = der.subarray(4 + rLength + 2, 4 + rLength + 2 + der[4 + rLength + 1]!);
+    return { ...response, response: { ...response.response, signature: encode(r, s).toString('base64url') } };
+  }
+  const strip = (n: Buffer) => (n[0] === 0 ? n.subarray(1) : n);
+  const sequence = (body: Buffer) => Buffer.concat([Buffer.of(0x30, body.length), body]);
+  const int = (n: Buffer) => Buffer.concat([Buffer.of(0x02, n.length), n]);
+  const forms: [string, (r: Buffer, s: Buffer) => Buffer][] = [
+    ['a high-bit integer without its 00 pad', (r, s) => sequence(Buffer.concat([int(strip(r)), int(strip(s))]))],
+    ['a long-form SEQUENCE length', (r, s) => {
+      const body = Buffer.concat([int(r), int(s)]);
+      return Buffer.concat([Buffer.of(0x30, 0x81, body.length), body]);
+    }],
+    ['bytes after the SEQUENCE', (r, s) => Buffer.concat([sequence(Buffer.concat([int(r), int(s)])), Buffer.of(0, 0)])],
+  ];
+
+  for (const [name, encode] of forms) {
+    it(`accepts ${name} where the library does`, async () => {
+      const { publicKey, assert } = await registered('ES256');
+      // Enough signatures that some r or s has its high bit set (a 00 pad to strip).
+      for (let i = 0; i < 8; i += 1) {
+        const loose = reencoded(assert({}), encode);
+        expect(await libraryAccepts(loose, publicKey)).toBe(true);
+        expect(checkAssertion(loose, expected, publicKey)).not.toBeNull();
+      }
+    });
+  }
+
+  it('refuses what the library refuses: not SEQUENCE { INTEGER, INTEGER }, an integer too long, a zero that pads nothing', async () => {
+    const { publicKey, assert } = await registered('ES256');
+    for (let i = 0; i < 8; i += 1) {
+      const extraZero = reencoded(assert({}), (r, s) => sequence(Buffer.concat([int(Buffer.concat([Buffer.of(0, 0), strip(r)])), int(s)])));
+      expect(await libraryAccepts(extraZero, publicKey)).toBe(false);
+      expect(checkAssertion(extraZero, expected, publicKey)).toBeNull();
+    }
+    const tooLong = reencoded(assert({}), (r, s) => sequence(Buffer.concat([int(Buffer.concat([Buffer.of(1), Buffer.alloc(32, 7)])), int(s)])));
+    const notSequence = reencoded(assert({}), (r, s) => Buffer.concat([Buffer.of(0x31), sequence(Buffer.concat([int(r), int(s)])).subarray(1)]));
+    expect(checkAssertion(tooLong, expected, publicKey)).toBeNull();
+    expect(checkAssertion(notSequence, expected, publicKey)).toBeNull();
+  });
+});
+
+it('takes a null user handle as none, as the library does', async () => {
+  const { publicKey, assert } = await registered('ES256');
+  const response = assert({});
+  const withNull = { ...response, response: { ...response.response, userHandle: null as unknown as string } };
+  expect(await libraryAccepts(withNull, publicKey)).toBe(true);
+  expect(checkAssertion(withNull, expected, publicKey)).not.toBeNull();
 });
