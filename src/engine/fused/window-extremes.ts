@@ -3,7 +3,8 @@
  * push drops the index that left the window and every index behind it whose value cannot be an extreme any more.
  * O(1) amortised per bar, nothing allocated after construction. The extreme is the same number as indicators.ts
  * highest / lowest give for NaN-free values (a maximum does not depend on how it is found); with a NaN the two
- * differ, so the caller checks for NaN itself.
+ * differ, so the caller checks for NaN itself. WindowLowest is the same deque with the comparison flipped: two
+ * classes rather than one with a comparator, so the hot loop stays monomorphic and inlined.
  */
 export class WindowHighest {
   private readonly ring: Int32Array;
