@@ -115,10 +115,14 @@ export function ecdsaSignatureOf(der: Uint8Array): Buffer | null {
     if (bytes.length > 32) return null;
     return Buffer.concat([Buffer.alloc(32 - bytes.length), bytes]);
   };
-  if (der[at++] !== 0x30 || length() === null) return null;
+  if (der[at++] !== 0x30) return null;
+  const size = length();
+  if (size === null) return null;
+  const end = at + size;
   const r = integer();
   const s = r && integer();
-  return r && s ? Buffer.concat([r, s]) : null;
+  // The SEQUENCE holds exactly the two integers (bytes may follow it, not hide inside it).
+  return r && s && at === end ? Buffer.concat([r, s]) : null;
 }
 
 function sha256(data: string | Uint8Array): Buffer {

@@ -114,7 +114,7 @@ describe.each<Algorithm>(['ES256', 'EdDSA', 'RS256'])('checkAssertion (%s)', (al
     const stricter: string[] = [];
     for (const field of ['authenticatorData', 'clientDataJSON', 'signature'] as const) {
       const length = Buffer.from(good.response[field], 'base64url').length;
-      for (let at = 0; at < length; at += field === 'signature' ? Math.max(1, Math.floor(length / 24)) : 1) {
+      for (let at = 0; at < length; at += 1) {
         for (const bit of [0, 5, 7]) {
           const flipped = flipByte(good, field, at, bit);
           const ours = checkAssertion(flipped, expected, publicKey) !== null;
