@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import { compiledOnce } from '../platform/db/compiled-once.js';
 import type { DbOrTx } from '../platform/db/database.js';
 import type { SessionsTable } from '../platform/db/schema.js';
 
@@ -16,25 +16,19 @@ export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> 
   await db.insertInto('sessions').values(row).execute();
 }
 
+const SESSION_ID = '\u0000session-id';
 /** The session lookup every session-checked request makes, built and compiled once per database handle (issue 17). */
-const sessionLookup = new WeakMap<DbOrTx, CompiledQuery<SessionWithUser>>();
-const ID_PLACEHOLDER = '\u0000session-id';
+const sessionLookup = compiledOnce<SessionWithUser>([SESSION_ID], (db) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
+    .where('sessions.id', '=', SESSION_ID),
+);
 
 export async function findSessionWithUser(db: DbOrTx, idHash: string): Promise<SessionWithUser | undefined> {
-  let compiled = sessionLookup.get(db);
-  if (!compiled) {
-    compiled = db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('sessions')
-      .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
-      .where('sessions.id', '=', ID_PLACEHOLDER)
-      .compile() as CompiledQuery<SessionWithUser>;
-    if (compiled.parameters.length !== 1 || compiled.parameters[0] !== ID_PLACEHOLDER) throw new Error('session lookup: unexpected parameters');
-    sessionLookup.set(db, compiled);
-  }
-  // Same SQL, this session's id as its only parameter; plugins still shape the result rows.
-  const { rows } = await db.executeQuery<SessionWithUser>({ ...compiled, parameters: [idHash] });
+  const { rows } = await db.executeQuery(sessionLookup(db, [idHash]));
   return rows[0];
 }
 
