@@ -25,6 +25,11 @@ describe('databaseFault', () => {
     expect(databaseFault(error)).toMatchObject({ status: 503, code: 'storage_full', retryAfterSeconds: 5 });
   });
 
+  it('a PostgreSQL lock it could not take (55P03, NOWAIT or lock_timeout) is a 503 busy', () => {
+    // Deadlocks and serialization failures are produced for real in test/platform/db/postgres-contention.test.ts.
+    expect(databaseFault(withCode('could not obtain lock on row in relation "jobs"', '55P03'))).toMatchObject({ status: 503, code: 'busy', retryAfterSeconds: 1 });
+  });
+
   it('leaves every other error alone (a bug stays a 500)', () => {
     expect(databaseFault(withCode('duplicate key value violates unique constraint', '23505'))).toBeUndefined();
     expect(databaseFault(withCode('UNIQUE constraint failed: users.email', 'SQLITE_CONSTRAINT_UNIQUE'))).toBeUndefined();
