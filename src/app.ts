@@ -17,6 +17,7 @@ import { registerOpenApi } from './platform/http/openapi.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { connectionTimeoutOptions } from './platform/http/connection-timeouts.js';
 import { trackRequestsInFlight } from './platform/http/requests-in-flight.js';
+import { refuseRequestsWhileClosing } from './platform/http/closing-refusal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
@@ -72,6 +73,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     clientErrorHandler: clientErrorHandler(staticSecurityHeaders(config.publicOrigin)),
     // Node's own server options: the timeout checks, and no Host check of Node's (ours answers in the error shape).
     http: { ...timeouts.http, ...httpServerOptions },
+    // Requests arriving while closing are refused by refuseRequestsWhileClosing, in our error shape.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const platform = assemblePlatform({ config, database, clock: deps.clock ?? systemClock, logger: app.log });
@@ -97,6 +100,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   // Headers first, so that refusals carry them too.
   await registerSecurityHeaders(app, config.publicOrigin);
   registerPrivateReplies(app);
+  refuseRequestsWhileClosing(app);
   registerHostHeaderCheck(app);
   registerOriginCheck(app, config.publicOrigin);
   await registerOpenApi(app, config.publicOrigin);

@@ -84,3 +84,45 @@ it('does not wait, on close, for a request whose connection the HTTP parser clos
   expect(await Promise.race([closing, stuck])).toBe('closed');
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+it('answers a request that arrives while closing with 503 shutting_down in the error shape, with Retry-After', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-shutdown-'));
+  const app = await buildApp(testConfig({ DATA_DIR: dir }), { logLevel: 'silent' });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+  app.get('/fixture/slow', async () => {
+    arrived();
+    await gate;
+    return { done: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as net.AddressInfo;
+
+  // A kept-alive connection with a request in hand stays open while the server drains; a request pipelined on it
+  // after the close began is the one a load balancer should send elsewhere.
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write('GET /fixture/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await inHandler;
+  const closed = app.close();
+  socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  release();
+  await closed;
+  await ended;
+
+  const replies = received.split(/(?=HTTP\/1\.1 )/);
+  expect(replies).toHaveLength(2);
+  expect(replies[0]).toMatch(/^HTTP\/1\.1 200/);
+  const [head, body] = replies[1]!.split('\r\n\r\n');
+  expect(head).toMatch(/^HTTP\/1\.1 503/);
+  expect(head).toMatch(/\r\nretry-after: 1\r\n/i);
+  expect(head).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+  expect(head).toMatch(/\r\nconnection: close\r\n/i);
+  expect(JSON.parse(body!)).toEqual({ error: 'shutting_down', message: expect.stringMatching(/restart|shutting down/i) });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
