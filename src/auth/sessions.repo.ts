@@ -12,8 +12,15 @@ export interface SessionWithUser extends SessionRow {
   webauthn_user_id: string;
 }
 
+const SESSION_COLUMNS = ['id', 'user_id', 'credential_id', 'issued_at', 'expires_at', 'revoked_at', 'user_agent', 'ip_prefix', 'last_verified_at'] as const;
+const SESSION_VALUES = SESSION_COLUMNS.map((column) => `\u0000session-${column}`);
+/** Every sign-in opens a session: the insert compiled once (issue 17). */
+const sessionInsert = compiledOnce(SESSION_VALUES, (db) =>
+  db.insertInto('sessions').values(Object.fromEntries(SESSION_COLUMNS.map((column, i) => [column, SESSION_VALUES[i]])) as unknown as SessionRow),
+);
+
 export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> {
-  await db.insertInto('sessions').values(row).execute();
+  await db.executeQuery(sessionInsert(db, SESSION_COLUMNS.map((column) => row[column])));
 }
 
 const SESSION_ID = '\u0000session-id';
