@@ -4,7 +4,8 @@ import type { SessionsTable } from '../platform/db/schema.js';
 
 export type SessionRow = SessionsTable;
 
-export interface SessionWithUser extends SessionRow {
+/** What a session check needs of a session and its user (only these columns are read: issue 17). */
+export interface SessionWithUser extends Pick<SessionRow, 'user_id' | 'credential_id' | 'expires_at' | 'revoked_at' | 'last_verified_at'> {
   email: string;
   display_name: string | null;
   role: 'user' | 'admin';
@@ -29,7 +30,7 @@ const sessionLookup = compiledOnce<SessionWithUser>([SESSION_ID], (db) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('sessions')
+    .select(['sessions.user_id', 'sessions.credential_id', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.last_verified_at'])
     .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
     .where('sessions.id', '=', SESSION_ID),
 );
