@@ -1,7 +1,8 @@
 /**
  * Issue 17 profiling driver: starts `dist/cli.js serve --no-worker` with `--cpu-prof` (the env auth.bench.ts uses),
  * registers BENCH_CONCURRENCY accounts, runs PROFILE_PHASE load ('ceremonies' = sign-in loop from the clients,
- * 'session' = autocannon on GET /api/auth/session, 'both'), then SIGTERMs it so Node writes the .cpuprofile into
+ * 'session' = autocannon on GET /api/auth/session, 'both'; 'healthz' = autocannon on GET /healthz, the baseline
+ * the session-checked GET is compared with), then SIGTERMs it so Node writes the .cpuprofile into
  * PROFILE_DIR (default /tmp/tradelab-prof). Summarise with `node bench/profile-summary.mjs <file>`.
  *
  *   npm run build && PROFILE_PHASE=session npx tsx bench/profile-auth.ts
@@ -44,6 +45,7 @@ try {
     );
     console.log(`ceremonies: ${Math.round(done / seconds)}/s`);
   }
+  if (phase === 'healthz') console.table([await loadEndpoint(server.url, 'x', 'healthz', '/healthz', {})]);
   if (phase === 'session' || phase === 'both') {
     const cookie = (await signIn(server.url, accounts[0]!)).cookie!;
     console.table([await loadEndpoint(server.url, 'x', 'session', '/api/auth/session', { cookie: `service_session=${cookie}` })]);

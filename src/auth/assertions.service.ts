@@ -7,8 +7,8 @@ import { constantTimeEqual } from '../platform/ids.js';
 import type { AuthDeps } from './auth-context.js';
 import { isLocalOperator } from './operator.js';
 import { consumeChallenge } from './challenges.service.js';
-import { findCredential, recordCredentialUse, type CredentialRow } from './credentials.repo.js';
-import { findUserById, type UserRow } from './users.repo.js';
+import { findCredentialWithOwner, recordCredentialUse, type CredentialRow } from './credentials.repo.js';
+import type { UserRow } from './users.repo.js';
 import { isCounterRegression, verifyAssertion, type AuthenticationResponseJSON } from './webauthn.js';
 
 export interface AssertedUser {
@@ -53,12 +53,12 @@ export async function verifyUserAssertion<T>(
   andThen?: (trx: DbOrTx, asserted: AssertedUser) => Promise<T>,
 ): Promise<AssertedUser & { result?: T }> {
   const consumed = await consumeChallenge(deps.db, deps.clock, response.response?.clientDataJSON, ceremony, boundUserId);
-  const credential = await findCredential(deps.db, response.id);
-  if (!credential) throw new Unauthenticated('unknown_credential', 'This passkey is not registered here.');
+  const found = await findCredentialWithOwner(deps.db, response.id);
+  if (!found) throw new Unauthenticated('unknown_credential', 'This passkey is not registered here.');
+  const { credential, user } = found;
   // A bound ceremony (step-up) accepts only the bound user's own passkeys.
   if (boundUserId !== undefined && credential.user_id !== boundUserId) throw authenticationFailed();
-  const user = await findUserById(deps.db, credential.user_id);
-  if (!user || user.deleted_at !== null) throw authenticationFailed();
+  if (user.deleted_at !== null) throw authenticationFailed();
   // The AUTH_V1=off operator never proves anything with a passkey (it should have none; this holds if it had one).
   if (isLocalOperator(user)) throw authenticationFailed();
   const userHandle = response.response.userHandle;

@@ -4,7 +4,8 @@ import type { SessionsTable } from '../platform/db/schema.js';
 
 export type SessionRow = SessionsTable;
 
-export interface SessionWithUser extends SessionRow {
+/** What a session check needs of a session and its user (only these columns are read: issue 17). */
+export interface SessionWithUser extends Pick<SessionRow, 'user_id' | 'credential_id' | 'expires_at' | 'revoked_at' | 'last_verified_at'> {
   email: string;
   display_name: string | null;
   role: 'user' | 'admin';
@@ -12,8 +13,15 @@ export interface SessionWithUser extends SessionRow {
   webauthn_user_id: string;
 }
 
+const SESSION_COLUMNS = ['id', 'user_id', 'credential_id', 'issued_at', 'expires_at', 'revoked_at', 'user_agent', 'ip_prefix', 'last_verified_at'] as const;
+const SESSION_VALUES = SESSION_COLUMNS.map((column) => `\u0000session-${column}`);
+/** Every sign-in opens a session: the insert compiled once (issue 17). */
+const sessionInsert = compiledOnce(SESSION_VALUES, (db) =>
+  db.insertInto('sessions').values(Object.fromEntries(SESSION_COLUMNS.map((column, i) => [column, SESSION_VALUES[i]])) as unknown as SessionRow),
+);
+
 export async function insertSession(db: DbOrTx, row: SessionRow): Promise<void> {
-  await db.insertInto('sessions').values(row).execute();
+  await db.executeQuery(sessionInsert(db, SESSION_COLUMNS.map((column) => row[column])));
 }
 
 const SESSION_ID = '\u0000session-id';
@@ -22,7 +30,7 @@ const sessionLookup = compiledOnce<SessionWithUser>([SESSION_ID], (db) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('sessions')
+    .select(['sessions.user_id', 'sessions.credential_id', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.last_verified_at'])
     .select(['users.email', 'users.display_name', 'users.role', 'users.deleted_at', 'users.webauthn_user_id'])
     .where('sessions.id', '=', SESSION_ID),
 );

@@ -62,7 +62,8 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** The open session a cookie names, or null: unknown, revoked, expired, or its user erased. */
 export async function resolveSession(deps: AuthDeps, cookie: string | undefined): Promise<AuthContext | null> {
   if (!cookie || !TOKEN_SHAPE.test(cookie)) return null;
-  const row = await findSessionWithUser(deps.db, sha256Hex(cookie));
+  const sessionId = sha256Hex(cookie);
+  const row = await findSessionWithUser(deps.db, sessionId);
   // A session whose passkey was removed is revoked in the same transaction; the null check is a second lock on that door.
   if (!row || row.revoked_at !== null || row.credential_id === null || row.expires_at <= isoNow(deps.clock) || row.deleted_at !== null) return null;
   // The AUTH_V1=off operator has no session outside `off`, even one left over from before migration 0006.
@@ -73,7 +74,7 @@ export async function resolveSession(deps: AuthDeps, cookie: string | undefined)
     displayName: row.display_name,
     role: row.role,
     userHandle: row.webauthn_user_id,
-    sessionId: row.id,
+    sessionId,
     credentialId: row.credential_id,
     expiresAt: row.expires_at,
     lastVerifiedAt: row.last_verified_at,

@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.js';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.js';
 import { cachingStatements } from './statement-cache.js';
 import { namingStatements } from './pg-named-statements.js';
+import { timestampToIso, timestamptzToIso } from './pg-timestamps.js';
 import { WriterTransactionsSqliteDialect } from './sqlite-writer-transactions.js';
 import { BOOLEAN_COLUMNS, type Database } from './schema.js';
 
@@ -41,6 +42,8 @@ export interface DatabaseOptions {
   /** SQLite: how long to wait for another process's write lock before SQLITE_BUSY (a 503 `busy`); 5 s unless set. */
   readonly sqliteBusyTimeoutMs?: number;
 }
+
+const asText = (value: string): string => value;
 
 const PG_TYPES = {
   INT8: 20,
@@ -121,11 +124,11 @@ function openPostgres(url: string, schema: string | undefined, max: number): Dat
     options: serverSettings.join(' '),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-        if (oid === PG_TYPES.INT8) return (value: string) => Number(value);
-        if (oid === PG_TYPES.DATE) return (value: string) => value;
-        if (oid === PG_TYPES.TIMESTAMPTZ || oid === PG_TYPES.TIMESTAMP) {
-          return (value: string) => new Date(oid === PG_TYPES.TIMESTAMP ? `${value}Z` : value).toISOString();
-        }
+        // pg asks for the parsers on every result's RowDescription: the same functions each time, none built per call.
+        if (oid === PG_TYPES.INT8) return Number;
+        if (oid === PG_TYPES.DATE) return asText;
+        if (oid === PG_TYPES.TIMESTAMPTZ) return timestamptzToIso;
+        if (oid === PG_TYPES.TIMESTAMP) return timestampToIso;
         return pg.types.getTypeParser(oid, format);
       }) as typeof pg.types.getTypeParser,
     },
