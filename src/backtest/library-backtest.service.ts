@@ -67,7 +67,7 @@ export async function libraryBacktestBody(
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
-      const [entry, exit] = evaluateRules(series, [entryRule, exitRule]);
+      const [entry, exit] = signalsOf(series, entryRule, exitRule);
       return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
     });
     const result = replayStrategyColumns(inputs, replay, capital);
@@ -76,6 +76,31 @@ export async function libraryBacktestBody(
     const series = { dates, equity: result.equity, drawdowns: result.drawdowns };
     return backtestBodyBytes(libraryBacktestHead(Number(strategy.id), result), series, serialize);
   });
+}
+
+/**
+ * The rules' signals on recent series, by the series and the rules' sources: pure functions of both, and the market
+ * layer hands out one series per symbol, bars version and period while it keeps them, never changed once made (new
+ * bars are a new version, so a new series). Runs differing only in capital or sizing reuse the signals; the replay
+ * only reads them.
+ */
+const signalsBySeries = new WeakMap<BarSeries, Map<string, (Uint8Array | null)[]>>();
+const KEPT_SIGNALS_PER_SERIES = 16;
+
+function signalsOf(series: BarSeries, entryRule: CompiledRule | null, exitRule: CompiledRule | null): (Uint8Array | null)[] {
+  let bySources = signalsBySeries.get(series);
+  if (bySources === undefined) {
+    bySources = new Map();
+    signalsBySeries.set(series, bySources);
+  }
+  const key = JSON.stringify([entryRule?.source ?? null, exitRule?.source ?? null]);
+  let signals = bySources.get(key);
+  if (signals === undefined) {
+    signals = evaluateRules(series, [entryRule, exitRule]);
+    if (bySources.size >= KEPT_SIGNALS_PER_SERIES) bySources.clear();
+    bySources.set(key, signals);
+  }
+  return signals;
 }
 
 /** The strategy policy's position side; options types are refused (422 `unsupported_strategy_type`). */
