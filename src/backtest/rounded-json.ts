@@ -151,27 +151,41 @@ for (let i = 0; i < 100; i++) {
 /** `[…]` of `values`, each rounded to `decimals`, into `out` (room already reserved) from `at`; the index after it. */
 function writeRoundedArray(out: Buffer, at: number, values: Float64Array, decimals: number): number {
   const scale = 10 ** decimals;
-  // Below this k (k / scale < 10^-6) JSON writes an exponent.
-  const smallestPlain = scale / 1e6;
   out[at++] = OPEN;
+  // A value equal to the one before (a curve is flat while no position is open) is a copy of its bytes.
+  let previous = Number.NaN;
+  let previousStart = at;
+  let previousEnd = at;
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out[at++] = COMMA;
     const x = values[i]!;
-    const k = roundedUnits(x, scale);
-    if (k === 0) {
-      out[at++] = ZERO;
+    if (x === previous) {
+      for (let j = previousStart; j < previousEnd; j++) out[at++] = out[j]!;
       continue;
     }
-    if (k < smallestPlain || k >= 1e15) {
-      // k < 0: x is its own rounding (NaN and ±Infinity are null).
-      at += out.write(JSON.stringify(k < 0 ? x : (x < 0 ? -k : k) / scale), at, 'latin1');
-      continue;
-    }
-    if (x < 0) out[at++] = MINUS;
-    at = k < INT32_LIMIT ? writeSmallDecimal(out, at, k | 0, scale | 0, decimals) : writeDecimal(out, at, k, scale, decimals);
+    previous = x;
+    previousStart = at;
+    at = writeRounded(out, at, x, scale, decimals);
+    previousEnd = at;
   }
   out[at++] = CLOSE;
   return at;
+}
+
+/** x rounded to `decimals` (scale = 10^decimals) as JSON writes the rounded value; the index after it. */
+function writeRounded(out: Buffer, at: number, x: number, scale: number, decimals: number): number {
+  const k = roundedUnits(x, scale);
+  if (k === 0) {
+    out[at] = ZERO;
+    return at + 1;
+  }
+  // Below k = scale / 10^6 (k / scale < 10^-6) JSON writes an exponent.
+  if (k < scale / 1e6 || k >= 1e15) {
+    // k < 0: x is its own rounding (NaN and ±Infinity are null).
+    return at + out.write(JSON.stringify(k < 0 ? x : (x < 0 ? -k : k) / scale), at, 'latin1');
+  }
+  if (x < 0) out[at++] = MINUS;
+  return k < INT32_LIMIT ? writeSmallDecimal(out, at, k | 0, scale | 0, decimals) : writeDecimal(out, at, k, scale, decimals);
 }
 
 /** The decimal digits of 0 ≤ n < 2^31, exactly `length` of them (zero-padded) ending before `end`. */
