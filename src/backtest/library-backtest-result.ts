@@ -17,7 +17,7 @@ export function libraryBacktestResult(strategyId: number, replay: LibraryReplay)
 }
 
 /** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the replay. */
-export function libraryBacktestHead(strategyId: number, replay: LibraryReplay): LibraryBacktestResult {
+export function libraryBacktestHead(strategyId: number, replay: Omit<LibraryReplay, 'dates' | 'equity_curve' | 'drawdowns'>): LibraryBacktestResult {
   return {
     strategy_id: strategyId,
     start_date: replay.start_date,

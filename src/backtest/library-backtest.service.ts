@@ -12,7 +12,7 @@ import type { ResponseCache } from './response-cache.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { allowedSymbols, positionSideOf, type StrategyPolicy } from '../strategies/strategy-policy.js';
 import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
-import { replayStrategy } from '../engine/replay/replay.js';
+import { replayStrategyColumns } from '../engine/replay/replay.js';
 import { libraryBacktestHead } from './library-backtest-result.js';
 import { backtestBodyBytes } from './backtest-body.js';
 import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from '../engine/replay/types.js';
@@ -67,15 +67,40 @@ export async function libraryBacktestBody(
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
-      const [entry, exit] = evaluateRules(series, [entryRule, exitRule]);
+      const [entry, exit] = signalsOf(series, entryRule, exitRule);
       return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
     });
-    const result = replayStrategy(inputs, replay, capital);
+    const result = replayStrategyColumns(inputs, replay, capital);
     // One symbol's timeline is its bars' dates (the replay returns a copy): the bars' own array is the one whose JSON is memoized.
     const dates = inputs.length === 1 ? inputs[0]!.bars.dates : result.dates;
-    const series = { dates, equity: result.equity_curve, drawdowns: result.drawdowns };
+    const series = { dates, equity: result.equity, drawdowns: result.drawdowns };
     return backtestBodyBytes(libraryBacktestHead(Number(strategy.id), result), series, serialize);
   });
+}
+
+/**
+ * The rules' signals on recent series, by the series and the rules' sources: pure functions of both, and the market
+ * layer hands out one series per symbol, bars version and period while it keeps them, never changed once made (new
+ * bars are a new version, so a new series). Runs differing only in capital or sizing reuse the signals; the replay
+ * only reads them.
+ */
+const signalsBySeries = new WeakMap<BarSeries, Map<string, (Uint8Array | null)[]>>();
+const KEPT_SIGNALS_PER_SERIES = 16;
+
+function signalsOf(series: BarSeries, entryRule: CompiledRule | null, exitRule: CompiledRule | null): (Uint8Array | null)[] {
+  let bySources = signalsBySeries.get(series);
+  if (bySources === undefined) {
+    bySources = new Map();
+    signalsBySeries.set(series, bySources);
+  }
+  const key = JSON.stringify([entryRule?.source ?? null, exitRule?.source ?? null]);
+  let signals = bySources.get(key);
+  if (signals === undefined) {
+    signals = evaluateRules(series, [entryRule, exitRule]);
+    if (bySources.size >= KEPT_SIGNALS_PER_SERIES) bySources.clear();
+    bySources.set(key, signals);
+  }
+  return signals;
 }
 
 /** The strategy policy's position side; options types are refused (422 `unsupported_strategy_type`). */
@@ -127,11 +152,20 @@ function symbolsToReplay(allowlist: string[] | null, requested: readonly string[
   return [...requested].sort();
 }
 
+/** Rules compiled recently, by their source: a compiled rule is immutable and a pure function of its source. */
+const compiledRules = new Map<string, CompiledRule>();
+const KEPT_COMPILED_RULES = 256;
+
 /** A stored rule that no longer compiles (the grammar changed under it) is the strategy's problem, not the request's. */
 function compiled(field: 'entry_rule' | 'exit_rule', source: string | null): CompiledRule | null {
   if (source === null || source.trim() === '') return null;
+  const known = compiledRules.get(source);
+  if (known !== undefined) return known;
   try {
-    return compileRule(source);
+    const rule = compileRule(source);
+    if (compiledRules.size >= KEPT_COMPILED_RULES) compiledRules.clear();
+    compiledRules.set(source, rule);
+    return rule;
   } catch (error) {
     if (!(error instanceof RuleError)) throw error;
     throw new Unprocessable('invalid_rule', `The strategy's ${field} does not compile: ${error.message}. Edit the strategy and run again.`, [{ field, message: error.message }]);

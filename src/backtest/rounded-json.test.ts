@@ -38,6 +38,12 @@ describe('JsonBytesWriter.roundedArray: the bytes of JSON.stringify of the round
     fc.assert(fc.property(fc.array(values, { maxLength: 300 }), (array) => written(array, rounding) === byJson(array, rounding)), { numRuns: 2000 });
   });
 
+  it.each<Rounding>(['money', 'fraction'])('on curves with runs of equal values, as a flat equity curve has (%s)', (rounding) => {
+    const runs = fc.array(fc.tuple(fc.oneof(fc.double(), fc.constantFrom(...EDGES)), fc.integer({ min: 1, max: 5 })), { maxLength: 60 });
+    const curve = (pairs: [number, number][]) => pairs.flatMap(([value, times]) => Array<number>(times).fill(value));
+    fc.assert(fc.property(runs, (pairs) => written(curve(pairs), rounding) === byJson(curve(pairs), rounding)), { numRuns: 1000 });
+  });
+
   it('writes text beside the arrays, as UTF-8, and grows past its scratch memory', () => {
     const long = Array.from({ length: 200_000 }, (_, i) => i * 1.37 + 0.001);
     const json = new JsonBytesWriter(0).text('{"name":"é ✓","v":').roundedArray(long, 'money').text('}').bytes().toString('utf8');

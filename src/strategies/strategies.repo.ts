@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { DbOrTx } from '../platform/db/database.js';
 import type { StrategiesTable } from '../platform/db/schema.js';
+import { compiledOnce } from '../platform/db/compiled-once.js';
 
 export type StrategyRow = Selectable<StrategiesTable>;
 export type NewStrategyRow = Insertable<StrategiesTable>;
@@ -13,8 +14,21 @@ export async function insertStrategy(db: DbOrTx, row: NewStrategyRow): Promise<S
   return db.insertInto('strategies').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+const USER_ID = '\u0000user-id';
+const STRATEGY_ID = '\u0000strategy-id';
+/** Read by every library backtest and strategy page: built and compiled once per database handle (issue 17). */
+const strategyLookup = compiledOnce<StrategyRow>([USER_ID, STRATEGY_ID], (db) =>
+  db
+    .selectFrom('strategies')
+    .selectAll()
+    .where('user_id', '=', USER_ID)
+    // A placeholder string where the id goes: compiledOnce puts the call's id in its place.
+    .where('id', '=', STRATEGY_ID as unknown as number),
+);
+
 export async function findStrategy(db: DbOrTx, userId: string, id: number): Promise<StrategyRow | undefined> {
-  return db.selectFrom('strategies').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  const { rows } = await db.executeQuery(strategyLookup(db, [userId, id]));
+  return rows[0];
 }
 
 /** One page of the owner's strategies, oldest first (by id, the same order on both dialects). */

@@ -167,6 +167,17 @@ describeEachDialect('library backtest HTTP', (database) => {
     expect(body.equity_curve).toEqual([1000, 1000, 4 + 83 * 11, 4 + 83 * 14, 4 + 83 * 9, 792.5]);
   });
 
+  it('a changed rule over the same bars is evaluated again (signals are kept per bars and rules, not per bars)', async () => {
+    const id = await insertStrategy(aliceId, { strategy_type: 'equity_long', entry_rule: 'close > 11', exit_rule: 'close < 10' });
+    const request = { strategy_id: id, symbols: ['DDD'], starting_capital: 1000 };
+    expect((await run(alice, request)).json().trades).toMatchObject([{ entry_date: '2024-01-04', entry_price: 12, qty: 83 }]);
+    // Only the 01-05 close (14) is above 13 → BUY open 01-08 = 14: floor(1000 / 14) = 71; 01-08 close 9 < 10 → SELL 01-09.
+    await db().updateTable('strategies').set({ entry_rule: 'close > 13' }).where('id', '=', id).execute();
+    expect((await run(alice, request)).json().trades).toMatchObject([
+      { entry_date: '2024-01-08', entry_price: 14, qty: 71, exit_date: '2024-01-09', exit_price: 9.5, exit_reason: 'exit_rule' },
+    ]);
+  });
+
   it('a stored rule that does not compile answers 422 invalid_rule', async () => {
     const refused = expectError(await run(alice, { strategy_id: ids.badRule, symbols: ['AAA'] }), 422, 'invalid_rule');
     expect(refused.message).toMatch(/entry_rule does not compile: column \d+: /);

@@ -22,6 +22,11 @@ interface OpenPosition {
 
 interface SymbolState {
   readonly input: SymbolReplayInput;
+  readonly close: Float64Array;
+  /** Index of this symbol's last bar. */
+  readonly last: number;
+  /** For each of this symbol's bars, the index of its date in the replay's timeline (filled by `timeline`). */
+  readonly dayOfBar: Int32Array;
   /** Index of this symbol's next bar to process. */
   next: number;
   position: OpenPosition | null;
@@ -42,10 +47,42 @@ interface Book {
  * checks the request first; a breach here is a programming error).
  */
 export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplay {
+  const replay = replayStrategyColumns(inputs, strategy, startingCapital);
+  return {
+    start_date: replay.start_date,
+    end_date: replay.end_date,
+    starting_capital: replay.starting_capital,
+    final_capital: replay.final_capital,
+    symbols: replay.symbols,
+    dates: replay.dates,
+    equity_curve: plainArray(replay.equity),
+    drawdowns: plainArray(replay.drawdowns),
+    trades: replay.trades,
+    stats: replay.stats,
+  };
+}
+
+/** The replay with its two curves left in the typed arrays it computed them in (no plain copies): `equity`, `drawdowns`. */
+export interface LibraryReplayColumns extends Omit<LibraryReplay, 'equity_curve' | 'drawdowns'> {
+  readonly equity: Float64Array;
+  readonly drawdowns: Float64Array;
+}
+
+/** replayStrategy, the curves as typed arrays: for a writer that reads them as they are (the route's body). */
+export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplayColumns {
   checkInputs(inputs, startingCapital);
   const states: SymbolState[] = [...inputs]
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
-    .map((input) => ({ input, next: 0, position: null, pending: null, hasBarToday: false }));
+    .map((input) => ({
+      input,
+      close: input.bars.close,
+      last: input.bars.dates.length - 1,
+      dayOfBar: new Int32Array(input.bars.dates.length),
+      next: 0,
+      position: null,
+      pending: null,
+      hasBarToday: false,
+    }));
   const dates = timeline(states);
   const equity = new Float64Array(dates.length);
   const held = new Uint8Array(dates.length);
@@ -56,7 +93,7 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
   for (let k = 0; k < dates.length; k++) {
     for (let i = 0; i < count; i++) {
       const s = states[i]!;
-      s.hasBarToday = s.input.bars.dates[s.next] === dates[k];
+      s.hasBarToday = s.next <= s.last && s.dayOfBar[s.next] === k;
     }
     // At the open: every exit first (it frees cash), then every entry.
     for (let i = 0; i < count; i++) {
@@ -81,7 +118,7 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
     for (let i = 0; i < count; i++) {
       const s = states[i]!;
       if (!s.hasBarToday) continue;
-      if (s.next === s.input.bars.dates.length - 1 && s.position !== null) closePosition(book, s, strategy, s.input.bars.close[s.next]!, 'end_of_period');
+      if (s.next === s.last && s.position !== null) closePosition(book, s, strategy, s.close[s.next]!, 'end_of_period');
       s.next++;
     }
   }
@@ -95,16 +132,23 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
     final_capital: equity[equity.length - 1]!,
     symbols: states.map((s) => s.input.symbol),
     dates,
-    equity_curve: plainArray(equity),
-    drawdowns: plainArray(drawdowns),
+    equity,
+    drawdowns,
     trades,
     stats: libraryStats(dates, equity, drawdowns, trades, held, startingCapital),
   };
 }
 
-/** The sorted union of every symbol's bar dates: a merge of the symbols' own ascending, unique dates. */
+/**
+ * The sorted union of every symbol's bar dates: a merge of the symbols' own ascending, unique dates. Fills each
+ * state's `dayOfBar`, so the replay tells whether a symbol has a bar on a date by comparing two integers.
+ */
 function timeline(states: readonly SymbolState[]): string[] {
-  if (states.length === 1) return states[0]!.input.bars.dates.slice();
+  if (states.length === 1) {
+    const { dayOfBar } = states[0]!;
+    for (let t = 0; t < dayOfBar.length; t++) dayOfBar[t] = t;
+    return states[0]!.input.bars.dates.slice();
+  }
   const columns = states.map((s) => s.input.bars.dates);
   const at = columns.map(() => 0);
   const union: string[] = [];
@@ -115,14 +159,19 @@ function timeline(states: readonly SymbolState[]): string[] {
       if (date !== undefined && (earliest === undefined || date < earliest)) earliest = date;
     }
     if (earliest === undefined) return union;
+    for (let i = 0; i < columns.length; i++) {
+      if (columns[i]![at[i]!] === earliest) {
+        states[i]!.dayOfBar[at[i]!] = union.length;
+        at[i]!++;
+      }
+    }
     union.push(earliest);
-    for (let i = 0; i < columns.length; i++) if (columns[i]![at[i]!] === earliest) at[i]!++;
   }
 }
 
 /** The symbol's close on today's bar, or on its last bar before today (a symbol without a bar today). */
 function lastClose(s: SymbolState): number {
-  return s.input.bars.close[s.hasBarToday ? s.next : s.next - 1]!;
+  return s.close[s.hasBarToday ? s.next : s.next - 1]!;
 }
 
 /**
@@ -131,8 +180,8 @@ function lastClose(s: SymbolState): number {
  */
 function decideOnClose(s: SymbolState, strategy: ReplayStrategy): SymbolState['pending'] {
   const t = s.next;
-  const { bars, entry, exit } = s.input;
-  if (t === bars.dates.length - 1) return null;
+  const { entry, exit } = s.input;
+  if (t === s.last) return null;
   if (s.position === null) {
     // No entry_rule: the signal of the first bar's close, once per period.
     const signal = entry === null ? t === 0 : entry[t] === 1;
@@ -140,7 +189,7 @@ function decideOnClose(s: SymbolState, strategy: ReplayStrategy): SymbolState['p
   }
   // Compared as prices (entry × (1 ± fraction)), as a broker's stop and limit orders are: from an entry at 10, a close
   // of 9 meets a −10 % stop (10 × 0.9 = 9), where the return 9 / 10 − 1 = −0.09999999999999998 would just miss it.
-  const close = bars.close[t]!;
+  const close = s.close[t]!;
   const { entryPrice } = s.position;
   if (strategy.stopLossPct !== null && atOrWorse(strategy, close, priceAtReturn(strategy, entryPrice, strategy.stopLossPct))) return 'stop_loss';
   if (strategy.profitTargetPct !== null && atOrWorse(strategy, priceAtReturn(strategy, entryPrice, strategy.profitTargetPct), close)) return 'profit_target';
