@@ -1,6 +1,7 @@
 /**
  * The account every fused pass trades through: the next-open fill and the equity on each close, bar by bar; then,
- * at the end, the lowest drawdown and the sum of daily returns in one tight pass over the equity (equityStatistics),
+ * at the end, the lowest drawdown and the sums of the daily returns and of their squares (the Sharpe ratio) in one
+ * tight pass over the equity (equityStatistics),
  * by the same operations as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte).
  * The per-bar step only reads the account's fields and writes the equity: a running value kept in a field and
  * updated every bar (peak, previous equity, return sum) would be a store and a load per bar on the loop's critical
@@ -9,7 +10,7 @@
  * signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
  */
 import { ENTER, EXIT } from '../signals.js';
-import { backtestMetrics } from '../metrics.js';
+import { backtestMetrics, sharpeFromSums } from '../metrics.js';
 import type { BacktestRun, BarSeries } from '../types.js';
 import { ColumnarRun } from './columnar-run.js';
 import { Fills } from './fills.js';
@@ -50,6 +51,13 @@ export class FusedAccount {
     return x;
   }
 
+  /** Bars from … to − 1 with no signal acting: only their equity (as `step` with nothing pending), state in locals. */
+  hold(from: number, to: number): void {
+    const { close, equity, cash, shares } = this;
+    if (shares === 0) equity.fill(cash, from, to);
+    else for (let t = from; t < to; t++) equity[t] = cash + shares * close[t]!;
+  }
+
   private fill(t: number): void {
     const price = this.open[t]!;
     if (this.wanted === ENTER) {
@@ -75,15 +83,17 @@ export class FusedAccount {
     const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
     if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
-    const { lowest, returnSum } = equityStatistics(equity, this.first, initialCapital);
-    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, returnSum, fills.statistics(dates));
+    const { lowest, returnSum, returnSquares } = equityStatistics(equity, this.first, initialCapital);
+    const sharpe = sharpeFromSums(returnSum, returnSquares, last);
+    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
     return new ColumnarRun(dates, equity, fills, metrics);
   }
 }
 
 /**
- * The lowest drawdown and the sum of the daily returns equity[t] / equity[t − 1] − 1 (t ≥ 1, in order; an
- * unchanged equity is a return of 0, added as simulate.ts skips it), from bar `from` on: the bars before it hold
+ * The lowest drawdown, the sum of the daily returns equity[t] / equity[t − 1] − 1 and the sum of their squares
+ * (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, skipped as adding 0
+ * and 0² leaves both sums as they are), from bar `from` on: the bars before it hold
  * the initial capital (returns 0, drawdowns 0).
  *
  * The drawdown value / peak − 1 is divided only where it can be a new lowest. After a lowest d = fl(q) − 1,
@@ -93,13 +103,18 @@ export class FusedAccount {
  * could lower the drawdown is divided as simulate.ts divides it. A NaN value is never below it, as its NaN
  * drawdown is never lower.
  */
-export function equityStatistics(equity: Float64Array, from: number, initialCapital: number): { lowest: number; returnSum: number } {
+export function equityStatistics(
+  equity: Float64Array,
+  from: number,
+  initialCapital: number,
+): { lowest: number; returnSum: number; returnSquares: number } {
   let peak = initialCapital;
   let previous = initialCapital;
   let lowest = 0;
   let ratio = (1 + 1e-15) * (1 + 1e-15);
   let deepest = peak * ratio;
   let returnSum = 0;
+  let returnSquares = 0;
   for (let t = from; t < equity.length; t++) {
     const value = equity[t]!;
     if (value >= peak) {
@@ -113,8 +128,12 @@ export function equityStatistics(equity: Float64Array, from: number, initialCapi
         deepest = peak * ratio;
       }
     }
-    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
+    if (value !== previous && previous !== 0) {
+      const r = value / previous - 1;
+      returnSum += r;
+      returnSquares += r * r;
+    }
     previous = value;
   }
-  return { lowest, returnSum };
+  return { lowest, returnSum, returnSquares };
 }
