@@ -92,9 +92,10 @@ export class FusedAccount {
 
 /**
  * The lowest drawdown, the sum of the daily returns equity[t] / equity[t − 1] − 1 and the sum of their squares
- * (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, skipped as adding 0
- * and 0² leaves both sums as they are), from bar `from` on: the bars before it hold
- * the initial capital (returns 0, drawdowns 0).
+ * (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, as there), from
+ * bar `from` on: the bars before it hold the initial capital (returns 0, drawdowns 0). The 0 is selected rather
+ * than branched around: with a branch, a run of buy_and_hold first (every bar a return) left V8 with code 2.5×
+ * slower for the others (docs/benchmarks.md).
  *
  * The drawdown value / peak − 1 is divided only where it can be a new lowest. After a lowest d = fl(q) − 1,
  * q = fl(value / peak), a later value v at a peak p gives a lower one only if fl(v / p) < q (rounding is monotone),
@@ -128,11 +129,9 @@ export function equityStatistics(
         deepest = peak * ratio;
       }
     }
-    if (value !== previous && previous !== 0) {
-      const r = value / previous - 1;
-      returnSum += r;
-      returnSquares += r * r;
-    }
+    const r = value !== previous && previous !== 0 ? value / previous - 1 : 0;
+    returnSum += r;
+    returnSquares += r * r;
     previous = value;
   }
   return { lowest, returnSum, returnSquares };
