@@ -51,6 +51,15 @@ export class FusedAccount {
     return x;
   }
 
+  /**
+   * The fill at bar t's open of the previous close's signal `pending`, if it acts (the first half of `step`). A
+   * loop that then runs its indicators alone up to the next signal that acts and writes that stretch's equity with
+   * `hold` keeps no account state in the per-bar loop (docs/benchmarks.md).
+   */
+  openBar(t: number, pending: number): void {
+    if (pending & this.wanted) this.fill(t);
+  }
+
   /** Bars from … to − 1 with no signal acting: only their equity (as `step` with nothing pending), state in locals. */
   hold(from: number, to: number): void {
     const { close, equity, cash, shares } = this;
