@@ -1,13 +1,13 @@
 /**
  * The account every fused pass trades through: the next-open fill and the equity on each close, bar by bar; then,
  * at the end, the lowest drawdown and the sums of the daily returns and of their squares (the Sharpe ratio) in one
- * tight pass over the equity (equityStatistics),
- * by the same operations as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte).
- * The per-bar step only reads the account's fields and writes the equity: a running value kept in a field and
- * updated every bar (peak, previous equity, return sum) would be a store and a load per bar on the loop's critical
- * path, which cost more than the second pass (docs/benchmarks.md). The drawdown curve is derived from the equity
- * when read (ColumnarRun), the fills are kept as columns (Fills). A fused run keeps only its indicator state and its
- * signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
+ * tight pass over the equity (equityStatistics), by the same operations as simulate.ts and metrics.ts
+ * (fused.test.ts holds each fused run to the generic path, byte for byte). No running value is kept in a field and
+ * updated every bar (peak, previous equity, return sum): that would be a store and a load per bar on the loop's
+ * critical path, which cost more than the second pass (docs/benchmarks.md). The drawdown curve is derived from the
+ * equity when read (ColumnarRun), the fills are kept as columns (Fills). A fused run keeps only its indicator state
+ * and its signal; it calls `step(t, pending)` once per bar, or `openBar(t, pending)` at the start of a stretch of
+ * bars with no signal acting and `hold(from, to)` for that stretch's equity; and `finish()` once at the end.
  */
 import { ENTER, EXIT } from '../signals.js';
 import { backtestMetrics, sharpeFromSums } from '../metrics.js';
