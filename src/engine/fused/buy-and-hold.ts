@@ -4,15 +4,15 @@
  * generic path (signals.ts, simulate, computeMetrics): the same operations in the same order (fused.test.ts).
  */
 import { ENTER } from '../signals.js';
-import type { BacktestRun, BarSeries } from '../types.js';
+import type { BarSeries } from '../types.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (a single bar: nothing can fill). */
-export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number): BacktestRun | null {
+export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number): FusedAccount | null {
   const n = bars.close.length;
   if (n < 2) return null;
   const account = new FusedAccount(bars, initialCapital, 1);
   account.step(1, ENTER); // the first close's ENTER fills at bar 1's open
   account.hold(2, n); // no later signal
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

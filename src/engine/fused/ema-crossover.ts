@@ -5,11 +5,11 @@
  * below is computed by the same operations in the same order (fused.test.ts holds it to that).
  */
 import { crossing } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -50,5 +50,5 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
     } while (t < n && (pending & wanted) === 0);
     account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

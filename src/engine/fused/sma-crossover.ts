@@ -6,12 +6,12 @@
  */
 import { RENORMALISE } from '../indicators.js';
 import { crossing } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -86,5 +86,5 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
     } while (t < n && (pending & wanted) === 0);
     account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }
