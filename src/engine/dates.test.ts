@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpxBars } from '../../test/fixtures/bar-series.js';
-import { calendarDaysBetween, dayNumber, timestamp } from './dates.js';
+import { calendarDaysBetween, dayNumber, dayNumbersOf, timestamp } from './dates.js';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -39,5 +39,22 @@ describe('bar date arithmetic', () => {
     expect(calendarDaysBetween('2026-03-09', '2026-04-17')).toBe(39);
     expect(calendarDaysBetween('2027-12-31', '2028-03-01')).toBe(61);
     expect(calendarDaysBetween('2026-03-10', '2026-03-09')).toBe(-1);
+  });
+
+  it('keeps a series\' day numbers in a column: the same numbers on every read, parsed once per bar', () => {
+    const dates = loadSpxBars().dates;
+    const days = dayNumbersOf(dates);
+    for (let bar = 0; bar < dates.length; bar += 7) expect(days.at(bar)).toBe(dayNumber(dates[bar]!));
+    expect(days.between(0, dates.length - 1)).toBe(calendarDaysBetween(dates[0]!, dates.at(-1)!));
+    // A second view of the same array reads the column the first filled: a changed string is not parsed again.
+    const copy = [...dates];
+    const first = dayNumbersOf(copy).at(3);
+    copy[3] = '1970-01-01';
+    expect(dayNumbersOf(copy).at(3)).toBe(first);
+    // A string that is not a date gives what dayNumber gives, on every read: NaN, or a number beyond the column's
+    // 32 bits, is not cached (a cached one would come back wrapped or as 'not parsed').
+    const odd = ['2024-01-02', 'bad', '\uffff\uffff\uffff\uffff-01-01'];
+    for (const bar of [1, 2, 1, 2]) expect(dayNumbersOf(odd).at(bar)).toBe(dayNumber(odd[bar]!));
+    expect(Math.abs(dayNumber(odd[2]!))).toBeGreaterThan(2 ** 31);
   });
 });

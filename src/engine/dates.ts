@@ -30,3 +30,47 @@ function digits(text: string, start: number, count: number): number {
   for (let i = start; i < start + count; i++) value = value * 10 + (text.charCodeAt(i) - 48);
   return value;
 }
+
+/** dayNumber + DAY_OFFSET is ≥ 1 for every date of the years 0000–9999, so 0 in a cache means "not parsed yet". */
+const DAY_OFFSET = 1_000_000;
+const dayNumberCaches = new WeakMap<readonly string[], Int32Array>();
+
+/**
+ * The day numbers of a dates column, parsed once per bar and kept for as long as the column lives (keyed by the
+ * array, which a bar series never changes): a run on a series already traded reads its round trips' days from this
+ * column instead of from date strings scattered through the heap. Filled lazily, bar by bar, so a first run parses
+ * only the dates it asks for, as before.
+ */
+export function dayNumbersOf(dates: readonly string[]): DayNumbers {
+  let cache = dayNumberCaches.get(dates);
+  if (cache === undefined || cache.length !== dates.length) {
+    cache = new Int32Array(dates.length);
+    dayNumberCaches.set(dates, cache);
+  }
+  return new DayNumbers(dates, cache);
+}
+
+export class DayNumbers {
+  readonly #dates: readonly string[];
+  readonly #cache: Int32Array;
+
+  constructor(dates: readonly string[], cache: Int32Array) {
+    this.#dates = dates;
+    this.#cache = cache;
+  }
+
+  /** dayNumber(dates[bar]). */
+  at(bar: number): number {
+    const cached = this.#cache[bar]!;
+    if (cached !== 0) return cached - DAY_OFFSET;
+    const day = dayNumber(this.#dates[bar]!);
+    // A string that is not a date can give a number the column cannot hold (or NaN): not cached.
+    if (((day + DAY_OFFSET) | 0) === day + DAY_OFFSET) this.#cache[bar] = day + DAY_OFFSET;
+    return day;
+  }
+
+  /** calendarDaysBetween(dates[from], dates[to]). */
+  between(from: number, to: number): number {
+    return this.at(to) - this.at(from);
+  }
+}

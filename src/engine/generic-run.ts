@@ -12,7 +12,7 @@ export function genericTemplateRun(bars: BarSeries, templateId: string, params: 
   const rule = TEMPLATE_SIGNALS[templateId];
   if (!rule) throw new RangeError(`No rules for template "${templateId}".`);
   const signals = rule(bars, params);
-  const { equity, drawdowns, trades, maxDrawdown, returnSum } = simulate(bars, signals, initialCapital);
-  const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown, returnSum);
+  const { equity, drawdowns, trades, maxDrawdown } = simulate(bars, signals, initialCapital);
+  const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown);
   return { equity, drawdowns, trades, metrics };
 }

@@ -24,6 +24,23 @@ describe('metric edge cases beyond the golden backtests', () => {
     expect(sharpeRatio(new Float64Array([100, 0, 0, 0]))).toBeCloseTo(-Math.sqrt(84), 12);
   });
 
+  it('Sharpe in one pass (Σr, Σr²) agrees with the two-pass definition Σ(r − mean)² to far below the output rounding', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (const drift of [0, 0.0005, 0.003]) {
+      const equity = new Float64Array(5000);
+      equity[0] = 100_000;
+      for (let t = 1; t < equity.length; t++) equity[t] = equity[t - 1]! * (1 + drift + (random() - 0.5) * 0.02);
+      const returns = Array.from({ length: equity.length - 1 }, (_, i) => equity[i + 1]! / equity[i]! - 1);
+      const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
+      const deviation = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / (returns.length - 1));
+      const twoPass = (mean / deviation) * Math.sqrt(252);
+      expect(Math.abs(sharpeRatio(equity)! - twoPass)).toBeLessThan(1e-12 * Math.max(1, Math.abs(twoPass)));
+    }
+    // Constant returns: the deviation is 0 up to rounding, which the one-pass difference may make negative: null.
+    expect(sharpeRatio(new Float64Array([100, 200, 400, 800, 1600]))).toBeNull();
+  });
+
   it('max drawdown is the lowest drawdown, 0 when there is none', () => {
     expect(maxDrawdown(new Float64Array([0, -0.1, -0.3, 0, -0.2]))).toBe(-0.3);
     expect(maxDrawdown(new Float64Array([0, 0]))).toBe(0);

@@ -15,18 +15,20 @@ export function computeMetrics(
   trades: readonly BacktestTrade[],
   initialCapital: number,
   lowestDrawdown = maxDrawdown(drawdowns),
-  returnSum?: number,
 ): BacktestMetrics {
-  return backtestMetrics(dates, equity, initialCapital, lowestDrawdown, returnSum, tradeStatistics(trades));
+  return backtestMetrics(dates, equity, initialCapital, lowestDrawdown, sharpeRatio(equity), tradeStatistics(trades));
 }
 
-/** The metrics from their parts: the round-trip statistics already tallied (the fused runs tally them per fill). */
+/**
+ * The metrics from their parts: the Sharpe ratio and the round-trip statistics already computed (the fused runs
+ * compute them from their own columns, by the same operations).
+ */
 export function backtestMetrics(
   dates: readonly string[],
   equity: Float64Array,
   initialCapital: number,
   lowestDrawdown: number,
-  returnSum: number | undefined,
+  sharpe: number | null,
   roundTrips: TradeStatistics,
 ): BacktestMetrics {
   const finalCapital = equity[equity.length - 1]!;
@@ -35,7 +37,7 @@ export function backtestMetrics(
     final_capital: finalCapital,
     total_return: finalCapital / initialCapital - 1,
     annualized_return: annualizedReturn(initialCapital, finalCapital, days),
-    sharpe_ratio: sharpeRatio(equity, returnSum),
+    sharpe_ratio: sharpe,
     max_drawdown: lowestDrawdown,
     ...roundTrips,
   };
@@ -53,22 +55,32 @@ export function annualizedReturn(initialCapital: number, finalCapital: number, d
 /**
  * mean / sample standard deviation (n − 1) of the daily returns equity[t] / equity[t − 1] − 1, × √252,
  * risk-free rate 0. null with fewer than 2 returns or a zero standard deviation (flat equity).
- * A return from an equity of 0 counts as 0. `returnSum`, when the caller has it (the simulation's pass), is that
- * sum of the daily returns in order.
+ * A return from an equity of 0 counts as 0. One pass: the sum of the returns and the sum of their squares, in order
+ * (sharpeFromSums), so that each return is divided out once.
  */
-export function sharpeRatio(equity: Float64Array, returnSum?: number): number | null {
+export function sharpeRatio(equity: Float64Array): number | null {
   const count = equity.length - 1;
-  if (count < 2) return null;
   let sum = 0;
-  if (returnSum === undefined) for (let t = 1; t <= count; t++) sum += dailyReturn(equity, t);
-  else sum = returnSum;
-  const mean = sum / count;
   let squares = 0;
   for (let t = 1; t <= count; t++) {
-    const d = dailyReturn(equity, t) - mean;
-    squares += d * d;
+    const r = dailyReturn(equity, t);
+    sum += r;
+    squares += r * r;
   }
-  const deviation = Math.sqrt(squares / (count - 1));
+  return sharpeFromSums(sum, squares, count);
+}
+
+/**
+ * The Sharpe ratio of `count` daily returns from their sum and the sum of their squares (each added in order):
+ * the squared deviations from the mean add up to Σr² − Σr · mean. Differs from the two-pass Σ(r − mean)² only in
+ * the last bits (the returns' mean is small against their spread); a difference that rounding makes negative is a
+ * deviation of 0, so null.
+ */
+export function sharpeFromSums(sum: number, squares: number, count: number): number | null {
+  if (count < 2) return null;
+  const mean = sum / count;
+  const deviations = squares - sum * mean;
+  const deviation = deviations > 0 ? Math.sqrt(deviations / (count - 1)) : 0; // NaN (an infinite equity): null
   if (deviation === 0) return null;
   return finite((mean / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
 }

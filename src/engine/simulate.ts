@@ -14,15 +14,12 @@ export interface Simulation {
   readonly trades: BacktestTrade[];
   /** The lowest drawdown (≤ 0), found in the same pass. */
   readonly maxDrawdown: number;
-  /** Σ of the daily returns equity[t] / equity[t − 1] − 1, t = 1 … n − 1, in order (the Sharpe ratio's first pass). */
-  readonly returnSum: number;
 }
 
 /**
  * One pass over the bars: the fills at each open (the previous close's signal), then the bar's equity, its
- * drawdown from the running peak, the lowest drawdown so far and the sum of daily returns. No per-bar allocation;
- * a trade object per fill. An unchanged equity skips the divisions: its return is exactly 0 and its drawdown the
- * previous one (the same numbers the divisions would give).
+ * drawdown from the running peak and the lowest drawdown so far. No per-bar allocation; a trade object per fill.
+ * An unchanged equity skips the division: its drawdown is the previous one (the same number the division would give).
  */
 export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: number): Simulation {
   const { open, close, dates } = bars;
@@ -39,7 +36,6 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
   let lowest = 0;
   let previous = initialCapital;
   let drawdown = 0;
-  let returnSum = 0;
   for (let t = 0; t < n; t++) {
     if (t > 0 && signals[t - 1]! & wanted) {
       const price = open[t]!;
@@ -71,11 +67,10 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
     }
     drawdowns[t] = drawdown;
     if (drawdown < lowest) lowest = drawdown;
-    if (value !== previous && previous !== 0) returnSum += value / previous - 1; // else a return of 0
     previous = value;
   }
   if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
-  return { equity, drawdowns, trades, maxDrawdown: lowest, returnSum };
+  return { equity, drawdowns, trades, maxDrawdown: lowest };
 }
 
 /** equity[t] / max(equity[0..t]) − 1. */
@@ -102,15 +97,11 @@ export function sell(
   price: number,
   shares: number,
 ): BacktestTrade {
+  return sellTrade(timestamp(dates[exitBar]!), entryPrice, price, shares, calendarDaysBetween(dates[entryBar]!, dates[exitBar]!));
+}
+
+/** The SELL closing a position bought at `entryPrice` and held `duration` calendar days. */
+export function sellTrade(date: string, entryPrice: number, price: number, shares: number, duration: number): BacktestTrade {
   const value = shares * price;
-  return {
-    date: timestamp(dates[exitBar]!),
-    type: 'SELL',
-    price,
-    shares,
-    value,
-    pnl: value - shares * entryPrice,
-    return: price / entryPrice - 1,
-    duration: calendarDaysBetween(dates[entryBar]!, dates[exitBar]!),
-  };
+  return { date, type: 'SELL', price, shares, value, pnl: value - shares * entryPrice, return: price / entryPrice - 1, duration };
 }

@@ -1,15 +1,16 @@
 /**
  * The account every fused pass trades through: the next-open fill and the equity on each close, bar by bar; then,
- * at the end, the lowest drawdown and the sum of daily returns in one tight pass over the equity (equityStatistics),
- * by the same operations as simulate.ts (fused.test.ts holds each fused run to the generic path, byte for byte).
- * The per-bar step only reads the account's fields and writes the equity: a running value kept in a field and
- * updated every bar (peak, previous equity, return sum) would be a store and a load per bar on the loop's critical
- * path, which cost more than the second pass (docs/benchmarks.md). The drawdown curve is derived from the equity
- * when read (ColumnarRun), the fills are kept as columns (Fills). A fused run keeps only its indicator state and its
- * signal; it calls `step(t, pending)` once per bar and `finish()` once at the end.
+ * at the end, the lowest drawdown and the sums of the daily returns and of their squares (the Sharpe ratio) in one
+ * tight pass over the equity (equityStatistics), by the same operations as simulate.ts and metrics.ts
+ * (fused.test.ts holds each fused run to the generic path, byte for byte). No running value is kept in a field and
+ * updated every bar (peak, previous equity, return sum): that would be a store and a load per bar on the loop's
+ * critical path, which cost more than the second pass (docs/benchmarks.md). The drawdown curve is derived from the
+ * equity when read (ColumnarRun), the fills are kept as columns (Fills). A fused run keeps only its indicator state
+ * and its signal; it calls `step(t, pending)` once per bar, or `openBar(t, pending)` at the start of a stretch of
+ * bars with no signal acting and `hold(from, to)` for that stretch's equity; and `finish()` once at the end.
  */
 import { ENTER, EXIT } from '../signals.js';
-import { backtestMetrics } from '../metrics.js';
+import { backtestMetrics, sharpeFromSums } from '../metrics.js';
 import type { BacktestRun, BarSeries } from '../types.js';
 import { ColumnarRun } from './columnar-run.js';
 import { Fills } from './fills.js';
@@ -50,6 +51,22 @@ export class FusedAccount {
     return x;
   }
 
+  /**
+   * The fill at bar t's open of the previous close's signal `pending`, if it acts (the first half of `step`). A
+   * loop that then runs its indicators alone up to the next signal that acts and writes that stretch's equity with
+   * `hold` keeps no account state in the per-bar loop (docs/benchmarks.md).
+   */
+  openBar(t: number, pending: number): void {
+    if (pending & this.wanted) this.fill(t);
+  }
+
+  /** Bars from … to − 1 with no signal acting: only their equity (as `step` with nothing pending), state in locals. */
+  hold(from: number, to: number): void {
+    const { close, equity, cash, shares } = this;
+    if (shares === 0) equity.fill(cash, from, to);
+    else for (let t = from; t < to; t++) equity[t] = cash + shares * close[t]!;
+  }
+
   private fill(t: number): void {
     const price = this.open[t]!;
     if (this.wanted === ENTER) {
@@ -75,16 +92,19 @@ export class FusedAccount {
     const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
     if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
-    const { lowest, returnSum } = equityStatistics(equity, this.first, initialCapital);
-    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, returnSum, fills.statistics(dates));
+    const { lowest, returnSum, returnSquares } = equityStatistics(equity, this.first, initialCapital);
+    const sharpe = sharpeFromSums(returnSum, returnSquares, last);
+    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
     return new ColumnarRun(dates, equity, fills, metrics);
   }
 }
 
 /**
- * The lowest drawdown and the sum of the daily returns equity[t] / equity[t − 1] − 1 (t ≥ 1, in order; an
- * unchanged equity is a return of 0, added as simulate.ts skips it), from bar `from` on: the bars before it hold
- * the initial capital (returns 0, drawdowns 0).
+ * The lowest drawdown, the sum of the daily returns equity[t] / equity[t − 1] − 1 and the sum of their squares
+ * (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, as there), from
+ * bar `from` on: the bars before it hold the initial capital (returns 0, drawdowns 0). The 0 is selected rather
+ * than branched around: with a branch, a run of buy_and_hold first (every bar a return) left V8 with code 2.5×
+ * slower for the others (docs/benchmarks.md).
  *
  * The drawdown value / peak − 1 is divided only where it can be a new lowest. After a lowest d = fl(q) − 1,
  * q = fl(value / peak), a later value v at a peak p gives a lower one only if fl(v / p) < q (rounding is monotone),
@@ -93,13 +113,18 @@ export class FusedAccount {
  * could lower the drawdown is divided as simulate.ts divides it. A NaN value is never below it, as its NaN
  * drawdown is never lower.
  */
-export function equityStatistics(equity: Float64Array, from: number, initialCapital: number): { lowest: number; returnSum: number } {
+export function equityStatistics(
+  equity: Float64Array,
+  from: number,
+  initialCapital: number,
+): { lowest: number; returnSum: number; returnSquares: number } {
   let peak = initialCapital;
   let previous = initialCapital;
   let lowest = 0;
   let ratio = (1 + 1e-15) * (1 + 1e-15);
   let deepest = peak * ratio;
   let returnSum = 0;
+  let returnSquares = 0;
   for (let t = from; t < equity.length; t++) {
     const value = equity[t]!;
     if (value >= peak) {
@@ -113,8 +138,10 @@ export function equityStatistics(equity: Float64Array, from: number, initialCapi
         deepest = peak * ratio;
       }
     }
-    if (value !== previous && previous !== 0) returnSum += value / previous - 1;
+    const r = value !== previous && previous !== 0 ? value / previous - 1 : 0;
+    returnSum += r;
+    returnSquares += r * r;
     previous = value;
   }
-  return { lowest, returnSum };
+  return { lowest, returnSum, returnSquares };
 }

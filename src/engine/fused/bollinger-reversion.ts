@@ -7,12 +7,12 @@
  */
 import { RENORMALISE } from '../indicators.js';
 import { ENTER, EXIT } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const period = params.period!;
@@ -57,7 +57,7 @@ export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameter
     lowerBefore = lower;
     middleBefore = middle;
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }
 
 /** The population standard deviation of values[end − period + 1 .. end] around `mean` (as indicators.ts). */

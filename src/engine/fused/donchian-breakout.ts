@@ -5,7 +5,7 @@
  * signals.ts, simulate, computeMetrics): the channels are the same numbers, the tests the same (fused.test.ts).
  */
 import { ENTER, EXIT } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 import { WindowHighest, WindowLowest } from './window-extremes.js';
 
@@ -13,7 +13,7 @@ import { WindowHighest, WindowLowest } from './window-extremes.js';
  * null when the generic path should run instead: periods that are not whole numbers ≥ 1, too few bars to trade, or
  * a NaN high or low (indicators.ts highest/lowest and a deque treat a NaN differently).
  */
-export function donchianBreakoutRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function donchianBreakoutRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close, high, low } = bars;
   const n = close.length;
   const entryPeriod = params.entry_period!;
@@ -45,5 +45,5 @@ export function donchianBreakoutRun(bars: BarSeries, params: ResolvedParameters,
     upper.push(t);
     lower.push(t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

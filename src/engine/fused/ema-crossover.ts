@@ -5,11 +5,11 @@
  * below is computed by the same operations in the same order (fused.test.ts holds it to that).
  */
 import { crossing } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -33,14 +33,22 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
 
   const account = new FusedAccount(bars, initialCapital, first);
   let pending = 0; // the previous close's signal
-  for (let t = first; t < n; t++) {
-    const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
-    // The EMAs and this close's signal (as signals.ts crossSignals).
-    const fastNow = x * fastK + fastBefore * fastKeep;
-    const slowNow = x * slowK + slowBefore * slowKeep;
-    pending = crossing(fastBefore, slowBefore, fastNow, slowNow);
-    fastBefore = fastNow;
-    slowBefore = slowNow;
+  for (let t = first; t < n; ) {
+    account.openBar(t, pending); // the fill at this bar's open
+    // The bars up to the next close whose signal acts: the EMAs and the close's signal (as signals.ts
+    // crossSignals); then their equity, nothing filling in between.
+    const wanted = account.wanted;
+    const start = t;
+    do {
+      const x = close[t]!;
+      const fastNow = x * fastK + fastBefore * fastKeep;
+      const slowNow = x * slowK + slowBefore * slowKeep;
+      pending = crossing(fastBefore, slowBefore, fastNow, slowNow);
+      fastBefore = fastNow;
+      slowBefore = slowNow;
+      t++;
+    } while (t < n && (pending & wanted) === 0);
+    account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

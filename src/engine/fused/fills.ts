@@ -3,9 +3,9 @@
  * trade objects only when something reads them: a BUY on even rows, its SELL on the next odd row. The round-trip
  * statistics are tallied from the columns, so a run whose trades are never read (a comparison) never builds them.
  */
-import { calendarDaysBetween } from '../dates.js';
+import { dayNumbersOf, timestamp } from '../dates.js';
 import { RoundTripTally, type TradeStatistics } from '../metrics.js';
-import { buy, sell } from '../simulate.js';
+import { buy, sellTrade } from '../simulate.js';
 import type { BacktestTrade } from '../types.js';
 
 export class Fills {
@@ -26,9 +26,10 @@ export class Fills {
   statistics(dates: readonly string[]): TradeStatistics {
     const tally = new RoundTripTally();
     const { bar, price, shares } = this;
+    const days = dayNumbersOf(dates);
     for (let sold = 1; sold < this.count; sold += 2) {
       const held = shares[sold]!;
-      tally.add(held * price[sold]! - held * price[sold - 1]!, calendarDaysBetween(dates[bar[sold - 1]!]!, dates[bar[sold]!]!));
+      tally.add(held * price[sold]! - held * price[sold - 1]!, days.between(bar[sold - 1]!, bar[sold]!));
     }
     return tally.statistics();
   }
@@ -36,12 +37,13 @@ export class Fills {
   /** The trades as simulate.ts builds them (buy, sell), in fill order. */
   trades(dates: readonly string[]): BacktestTrade[] {
     const { bar, price, shares } = this;
+    const days = dayNumbersOf(dates);
     const trades = new Array<BacktestTrade>(this.count);
     for (let row = 0; row < this.count; row++) {
       trades[row] =
         row % 2 === 0
           ? buy(dates[bar[row]!]!, price[row]!, shares[row]!)
-          : sell(dates, bar[row - 1]!, price[row - 1]!, bar[row]!, price[row]!, shares[row]!);
+          : sellTrade(timestamp(dates[bar[row]!]!), price[row - 1]!, price[row]!, shares[row]!, days.between(bar[row - 1]!, bar[row]!));
     }
     return trades;
   }

@@ -4,6 +4,7 @@
  * byte; a fused run returns null to leave a case to the generic path.
  */
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { FusedAccount } from './account.js';
 import { bollingerReversionRun } from './bollinger-reversion.js';
 import { donchianBreakoutRun } from './donchian-breakout.js';
 import { buyAndHoldRun } from './buy-and-hold.js';
@@ -14,12 +15,23 @@ import { smaCrossoverRun } from './sma-crossover.js';
 
 export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => BacktestRun | null;
 
+/**
+ * A template's pass returns its account and the run is finished here, not at the end of the pass: V8 compiles a
+ * long loop on stack (OSR) during the first call, before the code after the loop has run, and a property access
+ * there without type feedback (`account.finish`) made that code deoptimize on every later call, which left some
+ * processes running the loops 2–4× slower (docs/benchmarks.md).
+ */
+const finished =
+  (pass: (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => FusedAccount | null): FusedRun =>
+  (bars, params, initialCapital) =>
+    pass(bars, params, initialCapital)?.finish() ?? null;
+
 export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
-  buy_and_hold: buyAndHoldRun,
-  sma_crossover: smaCrossoverRun,
-  ema_crossover: emaCrossoverRun,
-  macd_crossover: macdCrossoverRun,
-  rsi_reversion: rsiReversionRun,
-  bollinger_reversion: bollingerReversionRun,
-  donchian_breakout: donchianBreakoutRun,
+  buy_and_hold: finished(buyAndHoldRun),
+  sma_crossover: finished(smaCrossoverRun),
+  ema_crossover: finished(emaCrossoverRun),
+  macd_crossover: finished(macdCrossoverRun),
+  rsi_reversion: finished(rsiReversionRun),
+  bollinger_reversion: finished(bollingerReversionRun),
+  donchian_breakout: finished(donchianBreakoutRun),
 };

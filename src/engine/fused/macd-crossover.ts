@@ -5,11 +5,11 @@
  * below is computed by the same operations in the same order (fused.test.ts holds it to that).
  */
 import { crossing } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -48,16 +48,24 @@ export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, in
 
   const account = new FusedAccount(bars, initialCapital, first);
   let pending = 0; // the previous close's signal
-  for (let t = first; t < n; t++) {
-    const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
-    // The MACD line, its signal line and this close's signal (as signals.ts crossSignals).
-    fastEma = x * fastK + fastEma * fastKeep;
-    slowEma = x * slowK + slowEma * slowKeep;
-    const lineNow = fastEma - slowEma;
-    const signalNow = lineNow * signalK + signalBefore * signalKeep;
-    pending = crossing(lineBefore, signalBefore, lineNow, signalNow);
-    lineBefore = lineNow;
-    signalBefore = signalNow;
+  for (let t = first; t < n; ) {
+    account.openBar(t, pending); // the fill at this bar's open
+    // The bars up to the next close whose signal acts: the MACD line, its signal line and the close's signal (as
+    // signals.ts crossSignals); then their equity, nothing filling in between.
+    const wanted = account.wanted;
+    const start = t;
+    do {
+      const x = close[t]!;
+      fastEma = x * fastK + fastEma * fastKeep;
+      slowEma = x * slowK + slowEma * slowKeep;
+      const lineNow = fastEma - slowEma;
+      const signalNow = lineNow * signalK + signalBefore * signalKeep;
+      pending = crossing(lineBefore, signalBefore, lineNow, signalNow);
+      lineBefore = lineNow;
+      signalBefore = signalNow;
+      t++;
+    } while (t < n && (pending & wanted) === 0);
+    account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

@@ -6,11 +6,11 @@
  */
 import { rsiValue } from '../indicators.js';
 import { ENTER, EXIT } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const period = params.period!;
@@ -35,19 +35,26 @@ export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, ini
 
   const account = new FusedAccount(bars, initialCapital, first);
   let pending = 0; // the previous close's signal
-  for (let t = first; t < n; t++) {
-    const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
-    // Wilder's smoothing (as indicators.ts rsi) and this close's signal (as signals.ts rsi_reversion).
-    const change = x - close[t - 1]!;
-    const up = change > 0 ? change : 0;
-    const down = change > 0 ? 0 : -change;
-    gain = (up - gain) / period + gain;
-    loss = (down - loss) / period + loss;
-    const now = rsiValue(gain, loss);
-    if (before >= oversold && now < oversold) pending = ENTER;
-    else if (before <= overbought && now > overbought) pending = EXIT;
-    else pending = 0;
-    before = now;
+  for (let t = first; t < n; ) {
+    account.openBar(t, pending); // the fill at this bar's open
+    // The bars up to the next close whose signal acts: Wilder's smoothing (as indicators.ts rsi) and the close's
+    // signal (as signals.ts rsi_reversion); then their equity, nothing filling in between.
+    const wanted = account.wanted;
+    const start = t;
+    do {
+      const change = close[t]! - close[t - 1]!;
+      const up = change > 0 ? change : 0;
+      const down = change > 0 ? 0 : -change;
+      gain = (up - gain) / period + gain;
+      loss = (down - loss) / period + loss;
+      const now = rsiValue(gain, loss);
+      if (before >= oversold && now < oversold) pending = ENTER;
+      else if (before <= overbought && now > overbought) pending = EXIT;
+      else pending = 0;
+      before = now;
+      t++;
+    } while (t < n && (pending & wanted) === 0);
+    account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }

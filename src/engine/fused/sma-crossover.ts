@@ -6,12 +6,12 @@
  */
 import { RENORMALISE } from '../indicators.js';
 import { crossing } from '../signals.js';
-import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
+import type { BarSeries, ResolvedParameters } from '../types.js';
 import { FusedAccount } from './account.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): BacktestRun | null {
+export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -34,26 +34,29 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
 
   const account = new FusedAccount(bars, initialCapital, first);
   let pending = 0; // the previous close's signal
-  for (let start = first; start < n; ) {
-    // Renormalise a window sum where indicators.ts rollingSums does (before the step of bar period + k · 1024).
-    if (start === fastRenormalise) {
-      const s = fastHi + fastLo;
-      const b = s - fastHi;
-      fastLo = fastHi - (s - b) + (fastLo - b);
-      fastHi = s;
-      fastRenormalise += RENORMALISE;
-    }
-    if (start === slowRenormalise) {
-      const s = slowHi + slowLo;
-      const b = s - slowHi;
-      slowLo = slowHi - (s - b) + (slowLo - b);
-      slowHi = s;
-      slowRenormalise += RENORMALISE;
-    }
-    const end = Math.min(n, fastRenormalise, slowRenormalise);
-    for (let t = start; t < end; t++) {
-      const x = account.step(t, pending); // the fill at this bar's open, the equity on its close
-      // The window sums (as indicators.ts rollingSums) and this close's signal (as signals.ts crossSignals).
+  for (let t = first; t < n; ) {
+    account.openBar(t, pending); // the fill at this bar's open
+    // The bars up to the next close whose signal acts: the window sums (as indicators.ts rollingSums) and the
+    // close's signal (as signals.ts crossSignals); then their equity, nothing filling in between.
+    const wanted = account.wanted;
+    const start = t;
+    do {
+      // Renormalise a window sum where rollingSums does (before the step of bar period + k · 1024).
+      if (t === fastRenormalise) {
+        const s = fastHi + fastLo;
+        const b = s - fastHi;
+        fastLo = fastHi - (s - b) + (fastLo - b);
+        fastHi = s;
+        fastRenormalise += RENORMALISE;
+      }
+      if (t === slowRenormalise) {
+        const s = slowHi + slowLo;
+        const b = s - slowHi;
+        slowLo = slowHi - (s - b) + (slowLo - b);
+        slowHi = s;
+        slowRenormalise += RENORMALISE;
+      }
+      const x = close[t]!;
       {
         const y = close[t - fastPeriod]!;
         const d = x - y;
@@ -79,8 +82,9 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
       pending = crossing(fastBefore, slowBefore, fastNow, slowNow);
       fastBefore = fastNow;
       slowBefore = slowNow;
-    }
-    start = end;
+      t++;
+    } while (t < n && (pending & wanted) === 0);
+    account.hold(start, t);
   }
-  return account.finish();
+  return account; // finished by the caller (index.ts)
 }
