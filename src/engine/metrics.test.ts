@@ -37,8 +37,34 @@ describe('metric edge cases beyond the golden backtests', () => {
       const twoPass = (mean / deviation) * Math.sqrt(252);
       expect(Math.abs(sharpeRatio(equity)! - twoPass)).toBeLessThan(1e-12 * Math.max(1, Math.abs(twoPass)));
     }
-    // Constant returns: the deviation is 0 up to rounding, which the one-pass difference may make negative: null.
-    expect(sharpeRatio(new Float64Array([100, 200, 400, 800, 1600]))).toBeNull();
+  });
+
+  it('Sharpe against exact rational arithmetic: none when every return is the same, else the same to 12 digits', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const geometric = (growth: number, bars: number) => {
+      const equity = new Float64Array(bars);
+      equity[0] = 100_000;
+      for (let t = 1; t < bars; t++) equity[t] = equity[t - 1]! * growth;
+      return equity;
+    };
+    // 1 % a day for 50 days: every return the same double, so the exact deviation is 0. The unshifted one-pass sums
+    // (Σr² − Σr · mean) left 3·10⁻¹⁰ of rounding there, a Sharpe ratio of 6·10⁸.
+    const steady = geometric(1.01, 50);
+    expect(exactSharpe(steady)).toBeNull();
+    expect(sharpeRatio(steady)).toBeNull();
+    expect(sharpeRatio(geometric(1.0003, 1000))).toBeNull();
+    const series = [geometric(1.1, 50), geometric(0.999, 1000), geometric(1.07, 5000)]; // returns a few ulps apart
+    for (const drift of [0, 0.0005, 0.003]) {
+      const equity = new Float64Array(5000);
+      equity[0] = 100_000;
+      for (let t = 1; t < equity.length; t++) equity[t] = equity[t - 1]! * (1 + drift + (random() - 0.5) * 0.02);
+      series.push(equity);
+    }
+    for (const equity of series) {
+      const exact = exactSharpe(equity)!;
+      expect(Math.abs(sharpeRatio(equity)! - exact)).toBeLessThan(1e-12 * Math.abs(exact));
+    }
   });
 
   it('max drawdown is the lowest drawdown, 0 when there is none', () => {
@@ -89,3 +115,38 @@ describe('metric edge cases beyond the golden backtests', () => {
     );
   });
 });
+
+/**
+ * The Sharpe ratio of the equity's daily returns (each return the double metrics.ts computes) in exact arithmetic:
+ * the returns as integers over 2^1100, so sums and squares are exact, rounded once at the end.
+ */
+function exactSharpe(equity: Float64Array): number | null {
+  const n = BigInt(equity.length - 1);
+  let sum = 0n;
+  let squares = 0n;
+  for (let t = 1; t < equity.length; t++) {
+    const before = equity[t - 1]!;
+    const now = equity[t]!;
+    const scaled = scaledExactly(now === before || before === 0 ? 0 : now / before - 1);
+    sum += scaled;
+    squares += scaled * scaled;
+  }
+  const spread = n * squares - sum * sum; // n(n − 1) · variance, scaled
+  if (spread === 0n) return null;
+  // sharpe² = sum² (n − 1) 252 / (n · spread), to 200 bits
+  const squared = Number((sum * sum * (n - 1n) * 252n << 200n) / (n * spread)) / 2 ** 200;
+  return Math.sign(Number(sum)) * Math.sqrt(squared);
+}
+
+/** A finite double times 2^1100, exactly, as a BigInt. */
+function scaledExactly(x: number): bigint {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
+  const shift = BigInt((exponent === 0 ? 1 : exponent) - 1075 + 1100);
+  const magnitude = mantissa << shift;
+  return bits >> 63n ? -magnitude : magnitude;
+}

@@ -54,35 +54,39 @@ export function annualizedReturn(initialCapital: number, finalCapital: number, d
 
 /**
  * mean / sample standard deviation (n − 1) of the daily returns equity[t] / equity[t − 1] − 1, × √252,
- * risk-free rate 0. null with fewer than 2 returns or a zero standard deviation (flat equity).
- * A return from an equity of 0 counts as 0. One pass: the sum of the returns and the sum of their squares, in order
- * (sharpeFromSums), so that each return is divided out once.
+ * risk-free rate 0. null with fewer than 2 returns or a zero standard deviation (flat equity, or every return the
+ * same). A return from an equity of 0 counts as 0. One pass (sharpeFromSums): each return is divided out once and
+ * added, less the first return, to a sum and a sum of squares, in order.
  */
 export function sharpeRatio(equity: Float64Array): number | null {
   const count = equity.length - 1;
+  const shift = count >= 1 ? dailyReturn(equity, 1) : 0;
   let sum = 0;
   let squares = 0;
   for (let t = 1; t <= count; t++) {
-    const r = dailyReturn(equity, t);
-    sum += r;
-    squares += r * r;
+    const d = dailyReturn(equity, t) - shift;
+    sum += d;
+    squares += d * d;
   }
-  return sharpeFromSums(sum, squares, count);
+  return sharpeFromSums(sum, squares, count, shift);
 }
 
 /**
- * The Sharpe ratio of `count` daily returns from their sum and the sum of their squares (each added in order):
- * the squared deviations from the mean add up to Σr² − Σr · mean. Differs from the two-pass Σ(r − mean)² only in
- * the last bits (the returns' mean is small against their spread); a difference that rounding makes negative is a
- * deviation of 0, so null.
+ * The Sharpe ratio of `count` daily returns r from the sums of d = r − shift and of d² (shift: the first return).
+ * The squared deviations from the mean add up to Σd² − Σd · mean(d). Shifting by a return keeps that subtraction
+ * from cancelling: unshifted, Σr² and Σr · mean(r) are both about n·r² when the returns barely vary, and their
+ * difference is rounding noise — every return equal at 1 % a day gave a deviation of 3·10⁻¹⁰ and a Sharpe ratio of
+ * 6·10⁸ instead of none. Shifted, equal returns give d = 0 exactly, so null; otherwise it agrees with the two-pass
+ * Σ(r − mean)² to the last bits (metrics.test.ts holds both to exact rational arithmetic). A difference that rounding
+ * makes negative is a deviation of 0, so null.
  */
-export function sharpeFromSums(sum: number, squares: number, count: number): number | null {
+export function sharpeFromSums(sum: number, squares: number, count: number, shift: number): number | null {
   if (count < 2) return null;
-  const mean = sum / count;
-  const deviations = squares - sum * mean;
+  const shiftedMean = sum / count;
+  const deviations = squares - sum * shiftedMean;
   const deviation = deviations > 0 ? Math.sqrt(deviations / (count - 1)) : 0; // NaN (an infinite equity): null
   if (deviation === 0) return null;
-  return finite((mean / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
+  return finite(((shift + shiftedMean) / deviation) * Math.sqrt(TRADING_DAYS_PER_YEAR));
 }
 
 /**

@@ -92,16 +92,16 @@ export class FusedAccount {
     const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
     if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
-    const { lowest, returnSum, returnSquares } = equityStatistics(equity, this.first, initialCapital);
-    const sharpe = sharpeFromSums(returnSum, returnSquares, last);
+    const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, this.first, initialCapital);
+    const sharpe = sharpeFromSums(returnSum, returnSquares, last, shift);
     const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
     return new ColumnarRun(dates, equity, fills, metrics);
   }
 }
 
 /**
- * The lowest drawdown, the sum of the daily returns equity[t] / equity[t − 1] − 1 and the sum of their squares
- * (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, as there), from
+ * The lowest drawdown, the sum of the daily returns equity[t] / equity[t − 1] − 1 less the first return, and the
+ * sum of their squares (t ≥ 1, in order, as metrics.ts sharpeRatio adds them; an unchanged equity is a return of 0, as there), from
  * bar `from` on: the bars before it hold the initial capital (returns 0, drawdowns 0). The 0 is selected rather
  * than branched around: with a branch, a run of buy_and_hold first (every bar a return) left V8 with code 2.5×
  * slower for the others (docs/benchmarks.md).
@@ -117,7 +117,11 @@ export function equityStatistics(
   equity: Float64Array,
   from: number,
   initialCapital: number,
-): { lowest: number; returnSum: number; returnSquares: number } {
+): { lowest: number; returnSum: number; returnSquares: number; shift: number } {
+  // The first return (metrics.ts sharpeFromSums): 0 when bar 1 cannot have filled, so the bars skipped add nothing.
+  // Bar 0 never fills (a signal acts at the next open), so a pass from 0 starts at 1 with the same equity before it.
+  const start = Math.max(from, 1);
+  const shift = start === 1 && equity.length > 1 ? returnBetween(initialCapital, equity[1]!) : 0;
   let peak = initialCapital;
   let previous = initialCapital;
   let lowest = 0;
@@ -125,7 +129,7 @@ export function equityStatistics(
   let deepest = peak * ratio;
   let returnSum = 0;
   let returnSquares = 0;
-  for (let t = from; t < equity.length; t++) {
+  for (let t = start; t < equity.length; t++) {
     const value = equity[t]!;
     if (value >= peak) {
       peak = value;
@@ -138,10 +142,15 @@ export function equityStatistics(
         deepest = peak * ratio;
       }
     }
-    const r = value !== previous && previous !== 0 ? value / previous - 1 : 0;
-    returnSum += r;
-    returnSquares += r * r;
+    const d = (value !== previous && previous !== 0 ? value / previous - 1 : 0) - shift;
+    returnSum += d;
+    returnSquares += d * d;
     previous = value;
   }
-  return { lowest, returnSum, returnSquares };
+  return { lowest, returnSum, returnSquares, shift };
+}
+
+/** The daily return as metrics.ts takes it: an unchanged equity, or one from 0, is exactly 0. */
+function returnBetween(before: number, now: number): number {
+  return now === before || before === 0 ? 0 : now / before - 1;
 }
