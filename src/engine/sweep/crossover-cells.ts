@@ -1,29 +1,27 @@
 /**
  * The fast path of a crossover sweep (sma_crossover, ema_crossover, macd_crossover): each indicator series is
  * computed once per call (each SMA or EMA period, each MACD line), and each cell is one tight loop over two of those
- * arrays — the crossing, the next-open fill, the equity into one scratch buffer reused by every cell — followed by
- * the fused runs' own metric functions (equityStatistics, sharpeFromSums, RoundTripTally, annualizedReturn). The
+ * arrays — the crossing, the next-open fill, each bar's equity into the running statistics of the fused runs'
+ * equityStatistics — and the fused runs' own metric functions (sharpeFromSums, RoundTripTally, annualizedReturn). The
  * values are those of runTemplateBacktest bit for bit (sweep-cells.test.ts): the SMA arrays are indicators.ts
  * `sma`, whose exact window sums the fused sma pass carries on the same way, and the EMA recursions are the same
  * multiplications in the same order.
  */
 import { dayNumbersOf, type DayNumbers } from '../dates.js';
-import { equityStatistics } from '../fused/account.js';
 import { ema, sma } from '../indicators.js';
 import { annualizedReturn, RoundTripTally, sharpeFromSums } from '../metrics.js';
 import { calendarDaysBetween } from '../dates.js';
-import { crossing, ENTER, EXIT } from '../signals.js';
+import { ENTER, EXIT } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
 import type { CellMetrics } from './cell-metrics.js';
 
-/** What every cell of one call shares: the bars' columns, the capital, the scratch equity and the period's days. */
+/** What every cell of one call shares: the bars' columns, the capital and the calendar days. */
 export class CellContext {
   readonly open: Float64Array;
   readonly close: Float64Array;
   readonly dates: readonly string[];
   readonly days: DayNumbers;
   readonly calendarDays: number;
-  readonly equity: Float64Array;
   readonly initialCapital: number;
 
   constructor(bars: BarSeries, initialCapital: number) {
@@ -32,7 +30,6 @@ export class CellContext {
     this.dates = bars.dates;
     this.days = dayNumbersOf(bars.dates);
     this.calendarDays = calendarDaysBetween(bars.dates[0]!, bars.dates[bars.dates.length - 1]!);
-    this.equity = new Float64Array(bars.close.length);
     this.initialCapital = initialCapital;
   }
 }
@@ -125,23 +122,32 @@ function seededEma(values: Float64Array, period: number): Float64Array {
 
 /**
  * One crossover cell over the shared context: the account of fused/account.ts (a signal on close t fills at open
- * t + 1; all cash in whole shares; an open position sold at the last close) with the equity in the scratch buffer,
- * then the metrics as FusedAccount.finish computes them.
+ * t + 1; all cash in whole shares; an open position sold at the last close), and the metrics as
+ * FusedAccount.finish computes them. The equity is never stored: each bar's value goes straight into the running
+ * lowest drawdown and return sums of fused/account.ts equityStatistics, by the same operations in the same order.
+ * A flat stretch is observed once: its repeated value is a return of exactly +0 (first ≥ 2, so no shift), which
+ * leaves both sums as they are, and it cannot lower the drawdown again. Requires first ≥ 2.
  */
 export function crossoverCell(context: CellContext, fast: Float64Array, slow: Float64Array, first: number): CellMetrics {
-  const { open, close, equity, initialCapital, days } = context;
+  const { open, close, initialCapital, days } = context;
   const n = close.length;
   const last = n - 1;
   const tally = new RoundTripTally();
-  equity.fill(initialCapital, 0, first);
   let cash = initialCapital;
   let shares = 0;
   let wanted = ENTER;
   let entryBar = 0;
   let entryPrice = 0;
   let pending = 0;
-  let fastBefore = fast[first - 1]!;
-  let slowBefore = slow[first - 1]!;
+  // equityStatistics' running state, from bar `first` (the bars before it hold the initial capital).
+  let peak = initialCapital;
+  let previous = initialCapital;
+  let lowest = 0;
+  let ratio = (1 + 1e-15) * (1 + 1e-15);
+  let deepest = peak * ratio;
+  let returnSum = 0;
+  let returnSquares = 0;
+  let value = initialCapital;
   for (let t = first; t < n; ) {
     if (pending & wanted) {
       const price = open[t]!;
@@ -162,27 +168,65 @@ export function crossoverCell(context: CellContext, fast: Float64Array, slow: Fl
         wanted = ENTER;
       }
     }
-    // The bars up to the next close whose signal acts, then their equity (nothing fills in between).
+    pending = 0;
+    // The bars up to the next close whose signal acts (nothing fills in between), then their equity. Only the
+    // signal that acts is looked for: while flat, fast crossing above slow (crossing's ENTER: before ≤, now >);
+    // while long, crossing below (EXIT: before ≥, now <). The series are defined (not NaN) from bar first − 1.
     const start = t;
-    do {
-      const fastNow = fast[t]!;
-      const slowNow = slow[t]!;
-      pending = crossing(fastBefore, slowBefore, fastNow, slowNow);
-      fastBefore = fastNow;
-      slowBefore = slowNow;
-      t++;
-    } while (t < n && (pending & wanted) === 0);
-    if (shares === 0) equity.fill(cash, start, t);
-    else for (let u = start; u < t; u++) equity[u] = cash + shares * close[u]!;
+    if (wanted === ENTER) {
+      let before = fast[t - 1]! <= slow[t - 1]!;
+      for (;;) {
+        const above = fast[t]! > slow[t]!;
+        t++;
+        if (above && before) {
+          pending = ENTER;
+          break;
+        }
+        if (t === n) break;
+        before = !above; // fast ≤ slow on the bar just tested (no NaN from first − 1 on)
+      }
+    } else {
+      let before = fast[t - 1]! >= slow[t - 1]!;
+      for (;;) {
+        const below = fast[t]! < slow[t]!;
+        t++;
+        if (below && before) {
+          pending = EXIT;
+          break;
+        }
+        if (t === n) break;
+        before = !below;
+      }
+    }
+    for (let u = start; u < t; u++) {
+      value = shares === 0 ? cash : cash + shares * close[u]!;
+      // As equityStatistics, bar by bar, with the new-peak branch made a max (that branch goes either way on a
+      // rising equity and was mispredicted): at a new peak, value < value · ratio only while ratio > 1 (no drawdown
+      // yet), and then the division gives 0, which is not below the lowest (0).
+      peak = Math.max(peak, value);
+      deepest = peak * ratio;
+      if (value < deepest) {
+        const drawdown = value / peak - 1;
+        if (drawdown < lowest) {
+          lowest = drawdown;
+          ratio = (1 + drawdown + 1e-15) * (1 + 1e-15);
+          deepest = peak * ratio;
+        }
+      }
+      const d = value !== previous && previous !== 0 ? value / previous - 1 : 0;
+      returnSum += d;
+      returnSquares += d * d;
+      previous = value;
+      if (shares === 0) break; // the rest of a flat stretch repeats this value
+    }
   }
   if (shares > 0) tally.add(shares * close[last]! - shares * entryPrice, days.between(entryBar, last));
-  const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, first, initialCapital);
-  const finalCapital = equity[last]!;
+  const finalCapital = value;
   const trades = tally.statistics();
   return {
     total_return: finalCapital / initialCapital - 1,
     annualized_return: annualizedReturn(initialCapital, finalCapital, context.calendarDays),
-    sharpe_ratio: sharpeFromSums(returnSum, returnSquares, last, shift),
+    sharpe_ratio: sharpeFromSums(returnSum, returnSquares, last, 0),
     max_drawdown: lowest,
     win_rate: trades.win_rate,
     profit_factor: trades.profit_factor,
