@@ -22,6 +22,6 @@ export function sweepCells(
   const context = new CellContext(bars, initialCapital);
   return cells.map((params) => {
     const series = seriesOf(params);
-    return series ? crossoverCell(context, series.fast, series.slow, series.first) : single(params);
+    return series && series.first >= 2 ? crossoverCell(context, series.fast, series.slow, series.first) : single(params);
   });
 }
