@@ -25,7 +25,10 @@ const METRICS: readonly (keyof CellMetrics)[] = [
 const SWEEPS: readonly { id: string; grid: GridSpec }[] = [
   { id: 'sma_crossover', grid: { fast_period: { min: 2, max: 30, step: 7 } } },
   { id: 'sma_crossover', grid: { fast_period: [5, 10, 20, 50], slow_period: { min: 20, max: 200, step: 45 } } },
+  { id: 'sma_crossover', grid: { fast_period: { min: 2, max: 100, step: 7 }, slow_period: { min: 5, max: 400, step: 27 } } },
   { id: 'ema_crossover', grid: { slow_period: [15, 26, 60, 200] } },
+  { id: 'ema_crossover', grid: { fast_period: { min: 2, max: 100, step: 9 }, slow_period: { min: 5, max: 400, step: 33 } } },
+  { id: 'macd_crossover', grid: { slow_period: { min: 5, max: 200, step: 13 }, signal_period: { min: 2, max: 100, step: 11 } } },
   { id: 'ema_crossover', grid: { fast_period: { min: 2, max: 42, step: 10 }, slow_period: [20, 26, 100] } },
   { id: 'macd_crossover', grid: { signal_period: [2, 9, 30] } },
   { id: 'macd_crossover', grid: { fast_period: [5, 12], slow_period: [10, 26, 60] } },
