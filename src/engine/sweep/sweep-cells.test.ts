@@ -36,7 +36,10 @@ const SWEEPS: readonly { id: string; grid: GridSpec }[] = [
   { id: 'rsi_reversion', grid: { oversold: { min: 20, max: 40, step: 10 }, overbought: [50, 65.5, 80] } },
   { id: 'bollinger_reversion', grid: { std_dev: { min: 0.5, max: 3, step: 0.5 } } },
   { id: 'bollinger_reversion', grid: { period: [5, 20, 60], std_dev: [1, 2.5] } },
+  { id: 'rsi_reversion', grid: { period: { min: 2, max: 100, step: 7 }, oversold: { min: 1, max: 50, step: 3.5 } } },
+  { id: 'bollinger_reversion', grid: { period: { min: 2, max: 200, step: 13 }, std_dev: { min: 0.5, max: 5, step: 0.3 } } },
   { id: 'donchian_breakout', grid: { entry_period: [2, 20, 55] } },
+  { id: 'donchian_breakout', grid: { entry_period: { min: 2, max: 400, step: 29 }, exit_period: { min: 2, max: 400, step: 31 } } },
   { id: 'donchian_breakout', grid: { entry_period: [10, 20], exit_period: [2, 10, 30] } },
 ];
 
