@@ -295,8 +295,29 @@ export function ruleCell(context: CellContext, rule: CellRule): CellMetrics {
     const start = t;
     t = wanted === ENTER ? rule.nextEnter(t) : rule.nextExit(t);
     acts = true; // when t < n; the loop ends otherwise
+    // The stretch's equity into the running statistics. A flat stretch is observed once (the rest of it repeats this
+    // value); a held one bar by bar in a loop of its own (one loop for both, with the flat test inside, ran the
+    // 9,999 sma cells of the bench in 350 ms instead of 210).
+    if (shares === 0) {
+      value = cash;
+      peak = Math.max(peak, value);
+      deepest = peak * ratio;
+      if (value < deepest) {
+        const drawdown = value / peak - 1;
+        if (drawdown < lowest) {
+          lowest = drawdown;
+          ratio = (1 + drawdown + 1e-15) * (1 + 1e-15);
+          deepest = peak * ratio;
+        }
+      }
+      const d = value !== previous && previous !== 0 ? value / previous - 1 : 0;
+      returnSum += d;
+      returnSquares += d * d;
+      previous = value;
+      continue;
+    }
     for (let u = start; u < t; u++) {
-      value = shares === 0 ? cash : cash + shares * close[u]!;
+      value = cash + shares * close[u]!;
       // As equityStatistics, bar by bar, with the new-peak branch made a max (that branch goes either way on a
       // rising equity and was mispredicted): at a new peak, value < value · ratio only while ratio > 1 (no drawdown
       // yet), and then the division gives 0, which is not below the lowest (0).
@@ -314,7 +335,6 @@ export function ruleCell(context: CellContext, rule: CellRule): CellMetrics {
       returnSum += d;
       returnSquares += d * d;
       previous = value;
-      if (shares === 0) break; // the rest of a flat stretch repeats this value
     }
   }
   if (shares > 0) tally.add(shares * close[last]! - shares * entryPrice, days.between(entryBar, last));
