@@ -56,7 +56,15 @@ export function cellRules(templateId: string, bars: BarSeries): CellRules | unde
         const slow = cache.get(`ema ${slowPeriod}`, () => ema(close, slowPeriod));
         return crossoverRule(fast, slow, first);
       };
-    case 'macd_crossover':
+    case 'macd_crossover': {
+      // The MACD line of one (fast, slow) and its signal line are kept only until a cell needs another: one array
+      // each per cell of a fast × slow grid would hold 2 · 10,000 series. Consecutive cells share them when the
+      // grid sweeps signal_period (the last axis): (fast, signal) and (slow, signal) grids compute each line once.
+      // The buffers are read only while the cell that asked for them runs (sweepCells runs one cell at a time).
+      const line = new Float64Array(n);
+      const signal = new Float64Array(n);
+      let lineKey = '';
+      let signalKey = '';
       return (p) => {
         const fastPeriod = p.fast_period!;
         const slowPeriod = p.slow_period!;
@@ -68,14 +76,18 @@ export function cellRules(templateId: string, bars: BarSeries): CellRules | unde
         // indicators.ts macd: both EMAs seeded with the first close and written at every bar, shared by the lines.
         const fastEma = cache.get(`ema* ${fastPeriod}`, () => seededEma(close, fastPeriod));
         const slowEma = cache.get(`ema* ${slowPeriod}`, () => seededEma(close, slowPeriod));
-        const line = cache.get(`macd ${fastPeriod} ${slowPeriod}`, () => {
-          const out = new Float64Array(n).fill(NaN, 0, lineFrom);
-          for (let i = lineFrom; i < n; i++) out[i] = fastEma[i]! - slowEma[i]!;
-          return out;
-        });
-        const signal = cache.get(`signal ${fastPeriod} ${slowPeriod} ${signalPeriod}`, () => ema(line, signalPeriod, lineFrom));
+        if (lineKey !== `${fastPeriod} ${slowPeriod}`) {
+          lineKey = `${fastPeriod} ${slowPeriod}`;
+          signalKey = '';
+          for (let i = lineFrom; i < n; i++) line[i] = fastEma[i]! - slowEma[i]!;
+        }
+        if (signalKey !== `${signalPeriod}`) {
+          signalKey = `${signalPeriod}`;
+          emaFrom(line, signalPeriod, lineFrom, signal);
+        }
         return crossoverRule(line, signal, first);
       };
+    }
     case 'rsi_reversion':
       return (p) => {
         const period = p.period!;
@@ -193,6 +205,22 @@ function donchianRule(close: Float64Array, upper: Float64Array, lower: Float64Ar
       return n;
     },
   };
+}
+
+/**
+ * indicators.ts ema(values, period, from) into `out`, from bar from + period − 1 on (the bars before it are not
+ * written: no rule reads them): seeded with values[from], e = x·k + e·(1 − k).
+ */
+function emaFrom(values: Float64Array, period: number, from: number, out: Float64Array): void {
+  const n = values.length;
+  const k = 2 / (period + 1);
+  const keep = 1 - k;
+  let previous = values[from]!;
+  if (period === 1) out[from] = previous;
+  for (let i = from + 1; i < n; i++) {
+    previous = values[i]! * k + previous * keep;
+    if (i >= from + period - 1) out[i] = previous;
+  }
 }
 
 /** indicators.ts emaInto: e = x·k + e·(1 − k) from the first value, every bar written. */
