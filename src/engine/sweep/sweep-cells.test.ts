@@ -93,3 +93,21 @@ describe('the shared indicator series keep the engine\'s exact ties', () => {
     expect(() => sweepCells(randomWalkBars(40, 2), template('sma_crossover'), [{ fast_period: 2, slow_period: 5 }], 0)).toThrow(RangeError);
   });
 });
+
+describe('cells in any order', () => {
+  it('gives each cell its own metrics whatever came before it (shared and reused series)', () => {
+    const bars = randomWalkBars(800, 11);
+    const macd = template('macd_crossover');
+    const cells = [
+      { fast_period: 12, slow_period: 26, signal_period: 9 },
+      { fast_period: 12, slow_period: 26, signal_period: 5 },
+      { fast_period: 5, slow_period: 26, signal_period: 5 },
+      { fast_period: 12, slow_period: 26, signal_period: 9 },
+      { fast_period: 12, slow_period: 40, signal_period: 9 },
+      { fast_period: 12, slow_period: 26, signal_period: 9 },
+    ];
+    const metrics = sweepCells(bars, macd, cells, 10_000);
+    cells.forEach((params, i) => expect(metrics[i]).toEqual(cellMetricsOf(runTemplateBacktest(bars, macd, params, 10_000).metrics)));
+    expect(metrics[3]).toEqual(metrics[0]);
+  });
+});
