@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import { loadSpxBars } from '../test/fixtures/bar-series.js';
-import { findTemplate, planSweep, runTemplateBacktest, sweepCells } from '../src/engine/index.js';
+import { findTemplate, planSweep, runTemplateBacktest, sweepCells, type CellMetrics } from '../src/engine/index.js';
 import { cpuTime, round, summary, time } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_SWEEP_RUNS ?? 5);
@@ -19,12 +19,12 @@ function main(): void {
   const plan = planSweep(template, { fast_period: { min: 2, max: 100, step: 1 }, slow_period: { min: 300, max: 400, step: 1 } });
   const barSteps = plan.cells.length * bars.dates.length;
   const sweep = () => sweepCells(bars, template, plan.cells, CAPITAL);
-  const oneByOne = () => plan.cells.map((params) => runTemplateBacktest(bars, template, params, CAPITAL).metrics.total_return);
+  const oneByOne = () => plan.cells.map((params) => runTemplateBacktest(bars, template, params, CAPITAL).metrics);
 
-  // Warm-up, and the two paths agree on every cell's total_return.
+  // Warm-up, and the two paths agree on every metric of every cell.
   const fast = sweep();
   const slow = oneByOne();
-  const differing = fast.filter((m, i) => !Object.is(m.total_return, slow[i])).length;
+  const differing = fast.filter((m, i) => Object.entries(m).some(([name, value]) => !Object.is(value, slow[i]![name as keyof CellMetrics]))).length;
   if (differing > 0) throw new Error(`${differing} cells differ between sweepCells and runTemplateBacktest`);
 
   const rows = { sweepCells: { wall: [] as number[], cpu: [] as number[] }, runTemplateBacktest: { wall: [] as number[], cpu: [] as number[] } };

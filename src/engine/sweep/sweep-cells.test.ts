@@ -25,7 +25,10 @@ const METRICS: readonly (keyof CellMetrics)[] = [
 const SWEEPS: readonly { id: string; grid: GridSpec }[] = [
   { id: 'sma_crossover', grid: { fast_period: { min: 2, max: 30, step: 7 } } },
   { id: 'sma_crossover', grid: { fast_period: [5, 10, 20, 50], slow_period: { min: 20, max: 200, step: 45 } } },
+  { id: 'sma_crossover', grid: { fast_period: { min: 2, max: 100, step: 7 }, slow_period: { min: 5, max: 400, step: 27 } } },
   { id: 'ema_crossover', grid: { slow_period: [15, 26, 60, 200] } },
+  { id: 'ema_crossover', grid: { fast_period: { min: 2, max: 100, step: 9 }, slow_period: { min: 5, max: 400, step: 33 } } },
+  { id: 'macd_crossover', grid: { slow_period: { min: 5, max: 200, step: 13 }, signal_period: { min: 2, max: 100, step: 11 } } },
   { id: 'ema_crossover', grid: { fast_period: { min: 2, max: 42, step: 10 }, slow_period: [20, 26, 100] } },
   { id: 'macd_crossover', grid: { signal_period: [2, 9, 30] } },
   { id: 'macd_crossover', grid: { fast_period: [5, 12], slow_period: [10, 26, 60] } },
@@ -33,7 +36,10 @@ const SWEEPS: readonly { id: string; grid: GridSpec }[] = [
   { id: 'rsi_reversion', grid: { oversold: { min: 20, max: 40, step: 10 }, overbought: [50, 65.5, 80] } },
   { id: 'bollinger_reversion', grid: { std_dev: { min: 0.5, max: 3, step: 0.5 } } },
   { id: 'bollinger_reversion', grid: { period: [5, 20, 60], std_dev: [1, 2.5] } },
+  { id: 'rsi_reversion', grid: { period: { min: 2, max: 100, step: 7 }, oversold: { min: 1, max: 50, step: 3.5 } } },
+  { id: 'bollinger_reversion', grid: { period: { min: 2, max: 200, step: 13 }, std_dev: { min: 0.5, max: 5, step: 0.3 } } },
   { id: 'donchian_breakout', grid: { entry_period: [2, 20, 55] } },
+  { id: 'donchian_breakout', grid: { entry_period: { min: 2, max: 400, step: 29 }, exit_period: { min: 2, max: 400, step: 31 } } },
   { id: 'donchian_breakout', grid: { entry_period: [10, 20], exit_period: [2, 10, 30] } },
 ];
 
