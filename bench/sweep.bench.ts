@@ -10,7 +10,7 @@
  * Each figure is printed beside the 1-minute load average; the machine is shared. Writes bench/results/sweep-latest.json.
  *
  *   npm run build && flock /tmp/bench.lock npx tsx bench/sweep.bench.ts
- *   SINGLE_RUNS=9 BENCH_SECONDS=10 SWEEP_CONNECTIONS=4 …   more runs, a longer or wider load
+ *   SINGLE_RUNS=9 BENCH_SECONDS=10 SWEEP_CONNECTIONS=4,16 …   more runs, a longer load, other connection counts
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +21,8 @@ import { startBenchServer } from './bench-server.js';
 const root = path.resolve(process.env.BENCH_SERVER_ROOT ?? path.join(import.meta.dirname, '..'));
 const singleRuns = Number(process.env.SINGLE_RUNS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const loadConnections = Number(process.env.SWEEP_CONNECTIONS ?? 2 * os.availableParallelism());
+/** Concurrent connections of each load run: within the queue's room, and past it (some answered 503 `busy`). */
+const loadConnections = (process.env.SWEEP_CONNECTIONS ?? `${2 * os.availableParallelism()},${8 * os.availableParallelism()}`).split(',').map(Number);
 
 const SWEEP = {
   symbol: 'SPX',
@@ -79,33 +80,35 @@ try {
   };
   console.table([report.single]);
 
-  const loadBefore = loadAverage();
-  const cpu = serverCpuSeconds();
-  const outcome = await autocannon({
-    url: `${server.url}/api/backtest/sweep`,
-    connections: loadConnections,
-    duration: seconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: distinct(),
-    requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: distinct() }) }],
-  });
-  const answered = outcome.requests.total;
-  report.load = {
-    connections: loadConnections,
-    seconds,
-    requests: answered,
-    ok: outcome['2xx'],
-    busy_503: outcome.non2xx,
-    errors: outcome.errors + outcome.timeouts,
-    requests_per_second: Number((outcome['2xx'] / outcome.duration).toFixed(2)),
-    latency_p50_ms: outcome.latency.p50,
-    latency_p99_ms: outcome.latency.p99,
-    server_cpu_ms_per_ok_request: outcome['2xx'] > 0 ? Math.round(((serverCpuSeconds() - cpu) * 1000) / outcome['2xx']) : null,
-    load_before: loadBefore,
-    load_after: loadAverage(),
-  };
-  console.table([report.load]);
+  report.load = [];
+  for (const connections of loadConnections) {
+    const loadBefore = loadAverage();
+    const cpu = serverCpuSeconds();
+    const outcome = await autocannon({
+      url: `${server.url}/api/backtest/sweep`,
+      connections,
+      duration: seconds,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: distinct(),
+      requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: distinct() }) }],
+    });
+    (report.load as unknown[]).push({
+      connections,
+      seconds,
+      requests: outcome.requests.total,
+      ok: outcome['2xx'],
+      busy_503: outcome.non2xx,
+      errors: outcome.errors + outcome.timeouts,
+      ok_per_second: Number((outcome['2xx'] / outcome.duration).toFixed(2)),
+      latency_p50_ms: outcome.latency.p50,
+      latency_p99_ms: outcome.latency.p99,
+      server_cpu_ms_per_ok_request: outcome['2xx'] > 0 ? Math.round(((serverCpuSeconds() - cpu) * 1000) / outcome['2xx']) : null,
+      load_before: loadBefore,
+      load_after: loadAverage(),
+    });
+  }
+  console.table(report.load);
 } finally {
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
   server.process.kill('SIGTERM');
