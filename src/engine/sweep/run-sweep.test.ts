@@ -106,20 +106,25 @@ describe('walk-forward windows', () => {
     ]);
   });
 
+  it('allows the shortest windows: 2 bars in sample and 2 out of sample (10 bars, 4 windows, 0.5)', () => {
+    expect(walkForwardWindows(10, 4, 0.5).map((w) => [w.inSample.start, w.outOfSample.start, w.outOfSample.end])).toEqual([
+      [0, 2, 4],
+      [2, 4, 6],
+      [4, 6, 8],
+      [6, 8, 10],
+    ]);
+  });
+
   it.each([
-    [10, 4, 0.5, /2 in-sample and 2/], // fine: L = 2, I = 2
-    [9, 4, 0.5, /each needs at least 2/],
-    [100, 1, 0.5, /windows must be an integer from 2 to 50/],
-    [100, 51, 0.5, /from 2 to 50/],
-    [100, 2.5, 0.5, /from 2 to 50/],
-    [100, 3, 1, /between 0 and 1/],
-    [100, 3, 0, /between 0 and 1/],
-  ])('%i bars, %s windows, fraction %s', (n, windows, f, message) => {
-    if (n === 10) {
-      expect(walkForwardWindows(n, windows, f)).toHaveLength(4);
-      return;
-    }
+    [9, 4, 0.5, /9 bars in 4 windows give 1 in-sample and 1 out-of-sample bars per window; each needs at least 2/],
+    [100, 1, 0.5, /windows must be an integer from 2 to 50; got 1/],
+    [100, 51, 0.5, /from 2 to 50; got 51/],
+    [100, 2.5, 0.5, /from 2 to 50; got 2.5/],
+    [100, 3, 1, /between 0 and 1 \(exclusive\); got 1/],
+    [100, 3, 0, /between 0 and 1 \(exclusive\); got 0/],
+  ])('refuses %i bars in %s windows at fraction %s (invalid_validation)', (n, windows, f, message) => {
     expect(() => walkForwardWindows(n, windows, f)).toThrow(message);
+    expect(() => walkForwardWindows(n, windows, f)).toThrow(EngineError);
   });
 });
 
