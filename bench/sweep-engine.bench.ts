@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import { loadSpxBars } from '../test/fixtures/bar-series.js';
-import { findTemplate, planSweep, runSweep, runTemplateBacktest, sweepCells, type CellMetrics } from '../src/engine/index.js';
+import { findTemplate, planSweep, runSweep, runTemplateBacktest, sweepCells, type CellMetrics, type GridSpec } from '../src/engine/index.js';
 import { cpuTime, round, summary, time } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_SWEEP_RUNS ?? 5);
@@ -63,6 +63,30 @@ async function main(): Promise<void> {
     walkForwardWall.push(performance.now() - start);
   }
   console.log(`runSweep, walk-forward 5 × 0.75: median ${round(summary(walkForwardWall).median, 1)} ms (best ${round(summary(walkForwardWall).min, 1)})`);
+  // The other templates: a 2-D grid of about 1,000 cells each, sweepCells against one by one (CPU medians).
+  const others: readonly [string, GridSpec][] = [
+    ['ema_crossover', { fast_period: { min: 2, max: 100, step: 3 }, slow_period: { min: 110, max: 400, step: 10 } }],
+    ['macd_crossover', { fast_period: { min: 2, max: 64, step: 2 }, slow_period: { min: 70, max: 200, step: 4 } }],
+    ['rsi_reversion', { period: { min: 2, max: 100, step: 3 }, oversold: { min: 1, max: 50, step: 1.5 } }],
+    ['bollinger_reversion', { period: { min: 5, max: 200, step: 6 }, std_dev: { min: 0.5, max: 5, step: 0.15 } }],
+    ['donchian_breakout', { entry_period: { min: 2, max: 400, step: 13 }, exit_period: { min: 2, max: 400, step: 13 } }],
+  ];
+  for (const [id, grid] of others) {
+    const other = findTemplate(id)!;
+    const cells = planSweep(other, grid).cells;
+    const shared = () => sweepCells(bars, other, cells, CAPITAL);
+    const single = () => cells.map((params) => runTemplateBacktest(bars, other, params, CAPITAL).metrics);
+    shared();
+    single();
+    const cpu = { shared: [] as number[], single: [] as number[] };
+    for (let i = 0; i < RUNS; i++) {
+      cpu.shared.push(cpuTime(shared));
+      cpu.single.push(cpuTime(single));
+    }
+    console.log(
+      `${id.padEnd(20)} ${cells.length} cells: sweepCells ${round(summary(cpu.shared).median, 1)} ms CPU, one by one ${round(summary(cpu.single).median, 1)} ms`,
+    );
+  }
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 

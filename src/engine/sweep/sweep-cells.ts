@@ -2,11 +2,12 @@
 import { runTemplateBacktest } from '../run-template.js';
 import type { BarSeries, ResolvedParameters, StrategyTemplate } from '../types.js';
 import { cellMetricsOf, type CellMetrics } from './cell-metrics.js';
-import { CellContext, cellRules, ruleCell } from './signal-cells.js';
+import { cellRules } from './cell-rules.js';
+import { CellContext, ruleCell } from './rule-cell.js';
 
 /**
  * Each cell's metrics over the bars, equal to runTemplateBacktest's. Each indicator series the cells share is
- * computed once per call (signal-cells.ts); buy_and_hold, and a cell too short to trade, run runTemplateBacktest.
+ * computed once per call (cell-rules.ts, rule-cell.ts); buy_and_hold, and a cell too short to trade, run runTemplateBacktest.
  * Pure, synchronous, deterministic.
  */
 export function sweepCells(
