@@ -25,6 +25,8 @@ import { symbolsRoutes } from './market/symbols.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
+import { sweepRoutes } from './backtest/sweep.routes.js';
+import { SweepPool, type SweepPoolOptions } from './backtest/sweep-pool.js';
 import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
 import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
@@ -43,6 +45,8 @@ export interface AppDependencies {
   readonly logger?: FastifyBaseLogger;
   /** The built web app's folder; by default `dist/web` of this checkout. */
   readonly webRoot?: string;
+  /** The sweep threads' size and queue; by default one thread per core and a queue of threads × 4 chunks. */
+  readonly sweepPool?: SweepPoolOptions;
 }
 
 export type App = FastifyInstance & { readonly platform: Platform };
@@ -128,6 +132,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
+  // The sweep threads start at the first sweep and end with the app.
+  const sweeps = new SweepPool(deps.sweepPool);
+  app.addHook('onClose', () => sweeps.close());
+  await app.register(sweepRoutes(platform, { marketData, responses, sweeps }));
   await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
   await registerWebApp(app, deps.webRoot, allowedMethods);
 

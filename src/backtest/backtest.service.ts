@@ -84,13 +84,15 @@ export async function comparisonBody(
   );
 }
 
-function templateById(id: string): StrategyTemplate {
+/** The template a request names; 404 `unknown_strategy`. */
+export function templateById(id: string): StrategyTemplate {
   const template = findTemplate(id);
   if (!template) throw new NotFound('unknown_strategy', `No strategy template "${id}". GET /api/templates lists them.`);
   return template;
 }
 
-async function barsInPeriod(marketData: MarketData, symbol: string, period: Period, feed: DataFeed): Promise<BarsInPeriod> {
+/** The bars of the requested period; 422 `no_bars` when there are none. */
+export async function barsInPeriod(marketData: MarketData, symbol: string, period: Period, feed: DataFeed): Promise<BarsInPeriod> {
   const bars = await marketData.barsFor(symbol, period.from, period.to, feed);
   if (bars.series.dates.length === 0) {
     throw new Unprocessable('no_bars', `${symbol} has no bars from ${period.from} to ${period.to}.`);
@@ -99,6 +101,6 @@ async function barsInPeriod(marketData: MarketData, symbol: string, period: Peri
 }
 
 /** The response's start_date/end_date: the first and last bar actually used, as UTC midnight timestamps. */
-function usedPeriod(bars: BarSeries): { startDate: string; endDate: string } {
+export function usedPeriod(bars: BarSeries): { startDate: string; endDate: string } {
   return { startDate: barTimestamp(bars.dates[0]!), endDate: barTimestamp(bars.dates.at(-1)!) };
 }

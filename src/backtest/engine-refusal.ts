@@ -10,3 +10,13 @@ export function refusedByEngine<T>(work: () => T): T {
     throw error;
   }
 }
+
+/** `refusedByEngine` for asynchronous engine work (a sweep, whose cells run on worker threads). */
+export async function refusedByEngineAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EngineError) throw new BadRequest(error.code, error.message, error.details);
+    throw error;
+  }
+}

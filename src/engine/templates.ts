@@ -94,6 +94,11 @@ const STRICTLY_BELOW: Readonly<Record<string, readonly (readonly [string, string
   rsi_reversion: [['oversold', 'overbought']],
 };
 
+/** The template's cross-parameter rules: pairs [lower, upper] where the value of lower must be strictly below upper's. */
+export function strictlyBelowRules(templateId: string): readonly (readonly [string, string])[] {
+  return STRICTLY_BELOW[templateId] ?? [];
+}
+
 export function findTemplate(id: string): StrategyTemplate | undefined {
   return STRATEGY_TEMPLATES.find((template) => template.id === id);
 }

@@ -76,7 +76,8 @@ function assertOrdered(start: string, end: string, from: string, to: string): vo
   }
 }
 
-function utcDay(field: string, text: string): string {
+/** The UTC calendar day of a `YYYY-MM-DD` date or an ISO 8601 timestamp given in body field `field`; 400 `invalid_date`. */
+export function utcDay(field: string, text: string): string {
   if (isIsoDate(text)) return text;
   const match = TIMESTAMP.exec(text);
   if (match && isIsoDate(match[1]!)) {

@@ -35,6 +35,8 @@ export interface Config {
   readonly alpaca: AlpacaConfig | null;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
+  /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix. */
+  readonly sweepRateLimit: number;
   /** How long a client has to send its request headers, then its whole request; and how long a connection may idle. */
   readonly timeouts: ConnectionTimeouts;
   /** After SIGTERM, how long open connections get to finish before they are closed. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const trustProxy = parseTrustProxy('TRUST_PROXY', read('TRUST_PROXY'), problems);
   const alpaca = parseAlpaca(read, problems);
   const legacyBacktestRateLimit = parseInteger('LEGACY_BACKTEST_RATE_LIMIT', read('LEGACY_BACKTEST_RATE_LIMIT') ?? '120', 1, 1_000_000_000, problems);
+  const sweepRateLimit = parseInteger('SWEEP_RATE_LIMIT', read('SWEEP_RATE_LIMIT') ?? '20', 1, 1_000_000_000, problems);
   const timeouts = parseTimeouts(read, problems);
   const shutdownTimeoutMs = parseInteger('SHUTDOWN_TIMEOUT_MS', read('SHUTDOWN_TIMEOUT_MS') ?? '10000', 100, 600_000, problems);
 
@@ -152,6 +155,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy,
     alpaca,
     legacyBacktestRateLimit,
+    sweepRateLimit,
     timeouts,
     shutdownTimeoutMs,
   });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp, type App, type AppDependencies } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
@@ -15,7 +15,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** Builds the app on a test database. */
 export async function buildTestApp(
   database: DatabaseHandle,
-  options: { env?: Record<string, string>; clock?: Clock; logger?: FastifyBaseLogger; webRoot?: string } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: FastifyBaseLogger; webRoot?: string; sweepPool?: AppDependencies['sweepPool'] } = {},
 ): Promise<App> {
   return buildApp(testConfig(options.env), {
     database,
@@ -23,6 +23,7 @@ export async function buildTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+    ...(options.sweepPool ? { sweepPool: options.sweepPool } : {}),
   });
 }
 
