@@ -100,7 +100,7 @@ function AxisFields(props: {
       <SelectField
         label={props.index === 0 ? 'First parameter' : 'Second parameter'}
         name={`axis.${props.index}`}
-        hint={parameter ? `${parameter.description} ${describeRange(parameter)}.` : undefined}
+        hint={parameter ? `${parameter.description} ${capitalised(describeRange(parameter))}.` : undefined}
         error={errors[key]}
         value={axis.name}
         choices={props.choices}
@@ -127,4 +127,8 @@ export function ObjectiveField(props: { value: Objective; error: string | undefi
       onChange={props.onChange}
     />
   );
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

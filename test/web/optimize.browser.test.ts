@@ -1,0 +1,148 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { UNLABELLED_CONTROLS } from './rig/controls.js';
+import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
+import { holdNext } from './rig/lab-page.js';
+import { startWebServer, type WebServer } from './rig/server.js';
+
+/** Distinct colours among the heat map canvas's pixels (a blank canvas has one: transparent). */
+const CANVAS_COLOURS = `(() => {
+  const canvas = document.querySelector('.heat-map__canvas');
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 16) seen.add(data[i] + ',' + data[i + 1] + ',' + data[i + 2] + ',' + data[i + 3]);
+  return seen.size;
+})()`;
+
+/** The page coordinates of the middle of a heat map cell, from the layout the canvas states in its data attributes. */
+async function cellCentre(page: Page, row: number, column: number): Promise<{ x: number; y: number }> {
+  const canvas = page.locator('.heat-map__canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  const read = async (name: string) => Number(await canvas.getAttribute(`data-${name}`));
+  const [left, top, width, height] = await Promise.all([read('left'), read('top'), read('cell-width'), read('cell-height')]);
+  return { x: box.x + left + (column + 0.5) * width, y: box.y + top + (row + 0.5) * height };
+}
+
+describeInBrowser('the Optimize view in Chromium', () => {
+  let server: WebServer;
+
+  beforeAll(async () => {
+    server = await startWebServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('sweeps two parameters into a heat map, shows a cell on hover and by keyboard, and opens it in the lab', async () => {
+    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      const shot = screenshotTaker(page, 'optimize');
+      const sweeps: unknown[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/backtest/sweep')) sweeps.push(request.postDataJSON());
+      });
+      await page.goto(`${server.origin}/`);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Optimize' }).click();
+      await page.getByRole('heading', { name: 'Optimize a strategy', level: 1 }).waitFor();
+      await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      expect(await page.getByLabel('First parameter').inputValue()).toBe('fast_period');
+      expect(await page.getByLabel('Fast period: from').inputValue()).toBe('2');
+      expect(await page.getByLabel('Fast period: to').inputValue()).toBe('92');
+      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('10 × 10 = 100 cells (at most 10,000)');
+
+      // Too many cells: counted as typed and refused without sending anything.
+      await page.getByLabel('Fast period: step').fill('1');
+      await page.getByLabel('Slow period: from').fill('5');
+      await page.getByLabel('Slow period: to').fill('400');
+      await page.getByLabel('Slow period: step').fill('1');
+      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('91 × 396 = 36,036 cells (at most 10,000)');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      await page.getByText('The grid has 36,036 cells; at most 10,000. Widen a step or narrow a range.').waitFor();
+      expect(sweeps).toEqual([]);
+      await shot('too-many-cells');
+
+      // fast 5..20 step 5 × slow 30..60 step 10: 16 cells.
+      await page.getByLabel('Fast period: from').fill('5');
+      await page.getByLabel('Fast period: to').fill('20');
+      await page.getByLabel('Fast period: step').fill('5');
+      await page.getByLabel('Slow period: from').fill('30');
+      await page.getByLabel('Slow period: to').fill('60');
+      await page.getByLabel('Slow period: step').fill('10');
+      await page.getByLabel('Objective').selectOption('total_return');
+      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('4 × 4 = 16 cells (at most 10,000)');
+      const held = await holdNext(page, '**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      await page.getByRole('progressbar', { name: 'Running sweep' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Sweeping…' }).isDisabled()).toBe(true);
+      const answered = page.waitForResponse('**/api/backtest/sweep');
+      await held.release();
+      const answer = (await (await answered).json()) as { cells: { params: Record<string, number>; total_return: number }[]; best: { params: Record<string, number> } };
+      expect(sweeps).toEqual([
+        {
+          symbol: 'SPX',
+          start_date: '2000-01-03',
+          end_date: '2020-04-17',
+          initial_capital: 10000,
+          data_feed: 'delayed_sip',
+          strategy: 'sma_crossover',
+          grid: { fast_period: { min: 5, max: 20, step: 5 }, slow_period: { min: 30, max: 60, step: 10 } },
+          objective: 'total_return',
+        },
+      ]);
+      expect(answer.cells).toHaveLength(16);
+
+      // The heat map is drawn: many colours on the canvas, a legend with the scale's ends, the top cells in a table.
+      const canvas = page.locator('.heat-map__canvas');
+      await canvas.waitFor();
+      await expect.poll(() => page.evaluate(CANVAS_COLOURS)).toBeGreaterThan(10);
+      const returns = answer.cells.map((cell) => cell.total_return);
+      const percent = (value: number) => new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+      expect(await page.locator('.heat-legend__end').allInnerTexts()).toEqual([percent(Math.min(...returns)), percent(Math.max(...returns))]);
+      const topRows = page.locator('.top-cells-table tbody tr');
+      expect(await topRows.count()).toBe(10);
+      const bestRow = await topRows.first().locator('td').allInnerTexts();
+      expect(bestRow.slice(0, 2)).toEqual([String(answer.best.params.fast_period), String(answer.best.params.slow_period)]);
+      await shot('heat-map');
+      await page.screenshot({ path: 'test-output/browser/optimize/optimize-desktop.png', fullPage: true });
+
+      // Hover: the tooltip names the cell under the pointer (row 2 = fast 10, column 2 = slow 40) and its figures.
+      const cell = answer.cells.find((candidate) => candidate.params.fast_period === 10 && candidate.params.slow_period === 40)!;
+      const centre = await cellCentre(page, 1, 1);
+      await page.mouse.move(centre.x, centre.y);
+      const tooltip = page.getByRole('tooltip');
+      await tooltip.waitFor();
+      expect(await tooltip.innerText()).toContain('Fast period 10, slow period 40');
+      expect(await tooltip.innerText()).toContain(percent(cell.total_return));
+
+      // Keyboard: focus starts on the best cell; arrows move it and the live line reads the cell out.
+      await canvas.focus();
+      const readout = page.locator('.heat-map__readout');
+      expect(await readout.innerText()).toContain('(best cell)');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowRight');
+      expect(await readout.innerText()).toMatch(/^Row 1 of 4, column 2 of 4( \(best cell\))?: Fast period 5, slow period 40\. Total return /);
+      expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
+
+      // A click opens that backtest in the lab: its form prefilled from the address and the backtest run once.
+      const again = await cellCentre(page, 1, 1);
+      await page.mouse.click(again.x, again.y);
+      await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();
+      expect(new URL(page.url()).search).toBe('?symbol=SPX&strategy=sma_crossover&start_date=2000-01-03&end_date=2020-04-17&initial_capital=10000&fast_period=10&slow_period=40');
+      await expect.poll(() => page.getByLabel('Fast period').inputValue()).toBe('10');
+      expect(await page.getByLabel('Slow period').inputValue()).toBe('40');
+      expect(await page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      const totalReturn = page.locator('.metric-card', { has: page.getByText('Total return', { exact: true }) }).locator('.metric-card__value');
+      await totalReturn.waitFor();
+      expect(await totalReturn.innerText()).toBe(percent(cell.total_return));
+      await shot('opened-in-lab');
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
