@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNLABELLED_CONTROLS } from './rig/controls.js';
 import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
-import { holdNext } from './rig/lab-page.js';
+import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
 /** Distinct colours among the heat map canvas's pixels (a blank canvas has one: transparent). */
@@ -141,6 +141,67 @@ describeInBrowser('the Optimize view in Chromium', () => {
       expect(await totalReturn.innerText()).toBe(percent(cell.total_return));
       await shot('opened-in-lab');
       expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('compares in sample with out of sample, draws a walk-forward, places a server refusal, and fits 375 px', async () => {
+    const browser = await launchBrowser({ viewport: { width: 375, height: 800 } });
+    try {
+      const { page } = browser;
+      const shot = screenshotTaker(page, 'optimize-validation');
+      await page.goto(`${server.origin}/optimize`);
+      await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      await page.getByLabel('Fast period: from').fill('5');
+      await page.getByLabel('Fast period: to').fill('50');
+      await page.getByLabel('Fast period: step').fill('5');
+      await page.getByLabel('Slow period: from').fill('20');
+      await page.getByLabel('Slow period: to').fill('200');
+      await page.getByLabel('Slow period: step').fill('20');
+
+      // Hold out the last 30 %: the in-sample best cell beside its out-of-sample figures, and the warning when it is due.
+      await page.getByLabel('Hold out the last part of the bars').check();
+      await page.getByLabel('In-sample share (%)').fill('70');
+      const split = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      const splitAnswer = (await (await split).json()) as {
+        skipped_cells: number;
+        validation: { split_date: string; in_sample: { annualized_return: number }; out_of_sample: { annualized_return: number } };
+      };
+      expect(JSON.parse((await split).request().postData()!).validation).toEqual({ in_sample_fraction: 0.7 });
+      expect(splitAnswer.skipped_cells).toBeGreaterThan(0);
+      const comparison = page.getByRole('table', { name: 'Best in-sample cell: both periods' });
+      await comparison.waitFor();
+      expect(await comparison.locator('thead th').allInnerTexts()).toEqual(['Metric', 'In sample', 'Out of sample']);
+      const { in_sample: before, out_of_sample: after } = splitAnswer.validation;
+      const warned = before.annualized_return > 0 && (after.annualized_return < 0 || after.annualized_return < before.annualized_return / 2);
+      expect(await page.getByText('Warning: Out of sample the best in-sample parameters').count()).toBe(warned ? 1 : 0);
+      expect(await page.locator('.results__what').innerText()).toContain('(the in-sample part)');
+      // Left-out pairs (fast ≥ slow) stay empty: the canvas is drawn all the same.
+      await expect.poll(() => page.evaluate(CANVAS_COLOURS)).toBeGreaterThan(10);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      await shot('split');
+
+      // Walk-forward: the stitched out-of-sample chart and one row per window.
+      await page.getByLabel('Walk-forward: optimise on rolling windows, test each on the next').check();
+      await page.getByLabel('Number of windows').fill('4');
+      const walk = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      expect(JSON.parse((await walk).request().postData()!).validation).toEqual({ walk_forward: { windows: 4, in_sample_fraction: 0.7 } });
+      expect((await walk).status()).toBe(200);
+      await page.getByRole('img', { name: 'Stitched out-of-sample equity' }).locator('canvas').first().waitFor();
+      await expect.poll(() => page.getByRole('table', { name: 'Windows' }).locator('tbody tr').count()).toBe(4);
+      expect(await page.getByRole('table', { name: 'Windows' }).locator('tbody tr').first().locator('td').nth(2).innerText()).toMatch(/^Fast period \d+, slow period \d+$/);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
+      await shot('walk-forward');
+
+      // A refusal from the server lands beside its field, as in the other lab forms.
+      await page.getByLabel('Symbol').fill('ZZZZ');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
     } finally {
       await browser.close();
     }

@@ -65,7 +65,7 @@ export function ValidationFields(props: { value: ValidationInputs; errors: Reado
         )}
         {value.kind === 'walk_forward' && (
           <TextField
-            label="Windows"
+            label="Number of windows"
             hint="From 2 to 50 consecutive out-of-sample windows, stitched into one equity curve."
             type="number"
             inputMode="numeric"
