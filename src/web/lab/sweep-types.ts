@@ -1,7 +1,10 @@
 /**
  * The shapes of `POST /api/backtest/sweep` (docs/backtesting.md, "Parameter sweeps"): what the Optimize view sends
  * and reads back. Metrics are rounded as in every backtest body (money to the cent, fractions to 8 decimals).
+ * Narrower than the server's schema types (the objective is one of six names, not any string); the checks at the
+ * end fail the type-check when the two drift apart. Type-only imports: nothing of the server is bundled.
  */
+import type { SweepRequest as ServerSweepRequest, SweepResult as ServerSweepResult } from '../../backtest/sweep.schema';
 
 export const OBJECTIVES = ['sharpe_ratio', 'total_return', 'annualized_return', 'profit_factor', 'max_drawdown', 'win_rate'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
@@ -21,7 +24,7 @@ export interface SweepCell extends SweepMetrics {
   readonly params: Readonly<Record<string, number>>;
 }
 
-export type GridAxis = { readonly min: number; readonly max: number; readonly step: number } | readonly number[];
+export type GridAxis = { readonly min: number; readonly max: number; readonly step: number } | number[];
 
 export type SweepValidation =
   | { readonly split_date: string }
@@ -75,3 +78,16 @@ export interface SweepResult {
   readonly best: SweepCell;
   readonly validation?: SweepValidationResult;
 }
+
+type Holds<T extends true> = T;
+/**
+ * The server's answer is what the page reads, and the page's request one the server's schema takes, objectives
+ * aside (the schema builds its objective union with `.map`, which its static type does not follow).
+ */
+export type SweepShapesAgree = Holds<
+  Omit<ServerSweepResult, 'objective'> extends Omit<SweepResult, 'objective'>
+    ? Omit<SweepRequest, 'objective'> extends Omit<ServerSweepRequest, 'objective'>
+      ? true
+      : false
+    : false
+>;
