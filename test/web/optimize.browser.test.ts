@@ -61,6 +61,8 @@ describeInBrowser('the Optimize view in Chromium', () => {
       await page.getByRole('button', { name: 'Run sweep' }).click();
       await page.getByText('The grid has 36,036 cells; at most 10,000. Widen a step or narrow a range.').waitFor();
       expect(sweeps).toEqual([]);
+      // Focus goes to the refused group, which its error describes.
+      expect(await page.evaluate("document.activeElement.tagName + ' ' + document.activeElement.getAttribute('aria-describedby')")).toBe('FIELDSET grid-error');
       await shot('too-many-cells');
 
       // fast 5..20 step 5 × slow 30..60 step 10: 16 cells.

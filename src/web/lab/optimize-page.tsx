@@ -76,7 +76,7 @@ export function OptimizePage() {
                 error={run.errors.fields.strategy}
                 hint={template.description}
                 value={template.id}
-                choices={templates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+                choices={templates.filter((candidate) => candidate.parameters.length > 0).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
                 onChange={(id) => {
                   const chosen = templates.find((candidate) => candidate.id === id);
                   if (!chosen) return;

@@ -30,7 +30,8 @@ export function GridFields(props: {
   const total = cellCount(axes);
   const gridError = errors.grid;
   return (
-    <fieldset class="sweep-grid" aria-describedby={gridError ? 'grid-error' : undefined}>
+    // Focusable and marked invalid when the grid as a whole is refused (too many cells), so that focus goes to it.
+    <fieldset class="sweep-grid" tabIndex={gridError ? -1 : undefined} aria-invalid={gridError ? true : undefined} aria-describedby={gridError ? 'grid-error' : undefined}>
       <legend>Parameters to vary</legend>
       {template.parameters.length === 0 && <p class="muted">This template has no parameters to vary.</p>}
       {axes.map((axis, index) => (
