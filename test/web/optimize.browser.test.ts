@@ -117,6 +117,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
       await tooltip.waitFor();
       expect(await tooltip.innerText()).toContain('Fast period 10, slow period 40');
       expect(await tooltip.innerText()).toContain(percent(cell.total_return));
+      await page.screenshot({ path: 'test-output/browser/optimize/optimize-hover.png' });
 
       // Keyboard: focus starts on the best cell; arrows move it and the live line reads the cell out.
       await canvas.focus();
