@@ -86,10 +86,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // The sweep threads start at the first sweep and end with the app.
+  const sweeps = new SweepPool(deps.sweepPool);
   const inFlight = trackRequestsInFlight(app);
   app.addHook('onClose', async () => {
-    // Handlers still running (their clients gone, or cut off by the shutdown deadline) finish before the database closes.
+    // Handlers still running (their clients gone, or cut off by the shutdown deadline) finish before the database
+    // closes, and before the sweep threads end (ending them fails the sweeps they run).
     await inFlight.settled();
+    await sweeps.close();
     await platform.close();
     if (ownsDatabase) await database.close();
   });
@@ -132,9 +136,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   // One bounded cache of serialized backtest bodies, legacy and library alike.
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
-  // The sweep threads start at the first sweep and end with the app.
-  const sweeps = new SweepPool(deps.sweepPool);
-  app.addHook('onClose', () => sweeps.close());
   await app.register(sweepRoutes(platform, { marketData, responses, sweeps }));
   await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
   await registerWebApp(app, deps.webRoot, allowedMethods);

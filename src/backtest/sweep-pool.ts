@@ -49,7 +49,7 @@ export class SweepPool {
         cells: cells.slice(start, start + chunkSize),
         initialCapital,
       };
-      runs.push(pool.run(chunk, { transferList: columns.map((column) => column.buffer) }).catch(busyWhenQueueFull));
+      runs.push(pool.run(chunk, { transferList: columns.map((column) => column.buffer) }).catch((error: unknown) => this.#refusal(error)));
     }
     const metrics: CellMetrics[] = [];
     for (const packed of await Promise.all(runs)) unpackMetrics(packed, metrics);
@@ -64,8 +64,15 @@ export class SweepPool {
     await pool?.destroy();
   }
 
+  /** A full queue is 503 `busy`; a chunk cut off by close (the shutdown deadline passed) is 503 `shutting_down`. */
+  #refusal(error: unknown): never {
+    if (error instanceof Error && error.message === 'Task queue is at limit') throw poolBusy();
+    if (this.#closed) throw shuttingDown();
+    throw error;
+  }
+
   #started(): Piscina {
-    if (this.#closed) throw new ServiceUnavailable('shutting_down', 'The server is shutting down or restarting; try again in a moment.', 1);
+    if (this.#closed) throw shuttingDown();
     this.#pool ??= new Piscina({
       filename: WORKER_FILE,
       minThreads: 0,
@@ -83,7 +90,6 @@ function poolBusy(): ServiceUnavailable {
   return new ServiceUnavailable('busy', 'Every sweep thread is busy and the queue is full; try again in a moment.', 1);
 }
 
-function busyWhenQueueFull(error: unknown): never {
-  if (error instanceof Error && error.message === 'Task queue is at limit') throw poolBusy();
-  throw error;
+function shuttingDown(): ServiceUnavailable {
+  return new ServiceUnavailable('shutting_down', 'The server is shutting down or restarting; try again in a moment.', 1);
 }

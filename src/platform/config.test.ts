@@ -145,6 +145,14 @@ describe('LEGACY_BACKTEST_RATE_LIMIT', () => {
   });
 });
 
+describe('SWEEP_RATE_LIMIT', () => {
+  it('defaults to 20 per minute and reads a whole number', () => {
+    expect(loadConfig({}).sweepRateLimit).toBe(20);
+    expect(loadConfig({ SWEEP_RATE_LIMIT: '300' }).sweepRateLimit).toBe(300);
+    expect(() => loadConfig({ SWEEP_RATE_LIMIT: 'many' })).toThrow('SWEEP_RATE_LIMIT');
+  });
+});
+
 describe('connection timeouts', () => {
   it('cut a slow client off after 10 s for headers, 30 s for the request, 60 s of silence; 72 s keep-alive; 10 s to shut down', () => {
     const config = loadConfig({});

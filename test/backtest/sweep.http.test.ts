@@ -189,4 +189,15 @@ describeEachDialect('parameter sweep HTTP', (db) => {
     expect(busy[0]!.headers['retry-after']).toBe('1');
     await small.close();
   });
+
+  it('closes after the sweeps in hand have finished on the threads, then ends the threads', async () => {
+    const closing = await buildTestApp(db().handle, { clock: new ManualClock('2026-05-01T00:00:00.000Z') });
+    const inHand = sweep({ ...PERIOD, start_date: '2000-01-01', grid: { fast_period: { min: 2, max: 30, step: 1 }, slow_period: { min: 40, max: 80, step: 1 } }, objective: 'sharpe_ratio' }, closing);
+    // Once the request's cells are on the threads, the app is asked to close.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await closing.close();
+    const response = await inHand;
+    expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+    expect(response.json().cells).toHaveLength(29 * 41);
+  });
 });

@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadSpxBars, randomWalkBars } from '../../../test/fixtures/bar-series.js';
+import { tiedMeansSeries } from '../../../test/fixtures/exact-sums.js';
 import { findTemplate, runTemplateBacktest } from '../index.js';
 import type { BarSeries, StrategyTemplate } from '../types.js';
-import type { CellMetrics } from './cell-metrics.js';
+import { cellMetricsOf, type CellMetrics } from './cell-metrics.js';
 import { planSweep, type GridSpec } from './grid.js';
 import { sweepCells } from './sweep-cells.js';
 
@@ -59,5 +60,30 @@ describe.each(SERIES)('every cell equals its single backtest on $name', ({ bars 
   it('buy_and_hold has no parameters to sweep, but its cell (the defaults) runs', () => {
     const metrics = sweepCells(bars, template('buy_and_hold'), [{}], 5_000);
     expect(metrics[0]!.total_return).toBe(runTemplateBacktest(bars, template('buy_and_hold'), {}, 5_000).metrics.total_return);
+  });
+});
+
+describe('the shared indicator series keep the engine\'s exact ties', () => {
+  it('an exact tie of the 5- and 20-bar means is no crossover in a sweep either', () => {
+    const { bars } = tiedMeansSeries(400, 5, 20, 1484.6, 17);
+    const sma = template('sma_crossover');
+    const plan = planSweep(sma, { fast_period: [3, 5, 8], slow_period: [20, 21] });
+    const metrics = sweepCells(bars, sma, plan.cells, 10_000);
+    plan.cells.forEach((params, i) => {
+      const single = runTemplateBacktest(bars, sma, params, 10_000).metrics;
+      for (const name of METRICS) expect(Object.is(metrics[i]![name], single[name]), `cell ${i} ${name}`).toBe(true);
+    });
+  });
+
+  it('cells too short to trade (slow period ≥ bars) take the single backtest\'s path and agree with it', () => {
+    const bars = randomWalkBars(40, 2);
+    const ema = template('ema_crossover');
+    const plan = planSweep(ema, { slow_period: [10, 39, 40, 60] });
+    const metrics = sweepCells(bars, ema, plan.cells, 10_000);
+    plan.cells.forEach((params, i) => expect(metrics[i]).toEqual(cellMetricsOf(runTemplateBacktest(bars, ema, params, 10_000).metrics)));
+  });
+
+  it('refuses a capital that is not a positive number, as runTemplateBacktest does', () => {
+    expect(() => sweepCells(randomWalkBars(40, 2), template('sma_crossover'), [{ fast_period: 2, slow_period: 5 }], 0)).toThrow(RangeError);
   });
 });
