@@ -200,6 +200,18 @@ describeInBrowser('the Optimize view in Chromium', () => {
       expect(await page.evaluate(UNLABELLED_CONTROLS)).toEqual([]);
       await shot('walk-forward');
 
+      // One parameter: a single row of cells.
+      await page.getByLabel('None: sweep the whole period').check();
+      await page.getByLabel('Second parameter').selectOption('');
+      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('10 cells (at most 10,000)');
+      const single = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      expect(JSON.parse((await single).request().postData()!).grid).toEqual({ fast_period: { min: 5, max: 50, step: 5 } });
+      await expect.poll(() => page.locator('.heat-map__readout').innerText()).toMatch(/^Cell \d+ of 10 \(best cell\): Fast period \d+\. /);
+      await expect.poll(() => page.evaluate(CANVAS_COLOURS)).toBeGreaterThan(5);
+      expect(await page.locator('.top-cells-table thead th').allInnerTexts()).toContain('Fast period');
+      await shot('one-parameter');
+
       // A refusal from the server lands beside its field, as in the other lab forms.
       await page.getByLabel('Symbol').fill('ZZZZ');
       await page.getByRole('button', { name: 'Run sweep' }).click();
