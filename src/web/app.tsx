@@ -13,6 +13,7 @@ import { lazyPage } from './lazy-page';
 
 const LabPage = lazyPage(() => import('./lab/lab-page').then((module) => module.LabPage));
 const ComparePage = lazyPage(() => import('./lab/compare-page').then((module) => module.ComparePage));
+const OptimizePage = lazyPage(() => import('./lab/optimize-page').then((module) => module.OptimizePage));
 const LibraryPage = lazyPage(() => import('./library/library-page').then((module) => module.LibraryPage));
 const NewStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.NewStrategyPage));
 const EditStrategyPage = lazyPage(() => import('./library/strategy-form-page').then((module) => module.EditStrategyPage));
@@ -33,6 +34,7 @@ interface Route {
 export const ROUTES: Readonly<Record<string, Route>> = {
   '/': { title: 'Backtest lab', page: LabPage },
   '/compare': { title: 'Compare strategies', page: ComparePage },
+  '/optimize': { title: 'Optimize a strategy', page: OptimizePage },
   '/sign-up': { title: 'Create an account', page: SignUpPage },
   '/check-inbox': { title: 'Check your inbox', page: CheckInboxPage },
   '/verify-email': { title: 'Confirm your email address', page: VerifyEmailPage },
@@ -81,6 +83,9 @@ function Header() {
         </Link>
         <Link href="/compare" {...current('/compare')}>
           Compare
+        </Link>
+        <Link href="/optimize" {...current('/optimize')}>
+          Optimize
         </Link>
         {session && (
           <Link href="/library" {...inLibrary}>

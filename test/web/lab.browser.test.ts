@@ -284,6 +284,51 @@ describeInBrowser('the backtest lab in Chromium', () => {
     }
   });
 
+  it('fills the form from its address and runs it once, checks it first, and ignores an address naming no known template', async () => {
+    const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = browser;
+      const bodies: unknown[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/backtest')) bodies.push(request.postDataJSON());
+      });
+      await page.goto(`${server.origin}/?symbol=SPX&strategy=ema_crossover&start_date=2010-01-04&end_date=2015-12-31&initial_capital=5000&slow_period=40`);
+      await page.locator('.metric-card').first().waitFor();
+      expect(bodies).toEqual([
+        {
+          symbol: 'SPX',
+          start_date: '2010-01-04',
+          end_date: '2015-12-31',
+          initial_capital: 5000,
+          data_feed: 'delayed_sip',
+          strategy: 'ema_crossover',
+          strategy_params: [
+            { name: 'fast_period', value: 12 },
+            { name: 'slow_period', value: 40 },
+          ],
+        },
+      ]);
+      expect(await page.getByLabel('Strategy template').inputValue()).toBe('ema_crossover');
+      expect(await page.getByLabel('Start date').inputValue()).toBe('2010-01-04');
+      expect(await page.getByLabel('Initial capital ($)').inputValue()).toBe('5000');
+
+      // A value out of bounds in the address is refused beside its field, as if typed; nothing is sent.
+      await page.goto(`${server.origin}/?strategy=sma_crossover&fast_period=500`);
+      await expectFieldError(page, 'Fast period', 'Enter a whole number from 2 to 100.');
+      expect(bodies).toHaveLength(1);
+
+      // No known template: the lab as without an address, nothing run.
+      await page.goto(`${server.origin}/?strategy=nope&fast_period=7`);
+      await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
+      expect(await page.getByLabel('Fast period').inputValue()).toBe('10');
+      await page.getByText('Choose a template and press “Run backtest”.').waitFor();
+      expect(bodies).toHaveLength(1);
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('fits a 375 px wide screen: no sideways page scroll, the trades table scrolls in its box', async () => {
     const browser = await launchBrowser({ viewport: { width: 375, height: 800 } });
     try {

@@ -40,6 +40,7 @@ describeInBrowser('the web app in Chromium', () => {
     const pages = [
       '/',
       '/compare',
+      '/optimize',
       '/sign-up',
       '/sign-in',
       '/recover',

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { Link } from '../router';
+import { Link, useLocation } from '../router';
 import { BacktestResults } from './backtest-results';
 import { formatPercent } from '../ui/format';
+import { labPrefill } from './lab-link';
 import { LabFormPage, useLabForm } from './lab-form-page';
-import { checkMarketInputs, marketRequest } from './market-inputs';
+import { checkMarketInputs, marketRequest, type MarketInputs } from './market-inputs';
 import { TemplateFields } from './template-fields';
 import { checkParameters, defaultParameterInputs, parameterRequest, type ParameterInputs } from './template-parameters';
 import type { BacktestResult, StrategyTemplate } from './types';
@@ -15,26 +16,40 @@ export function LabPage() {
   const { templates, market, run } = lab;
   const [template, setTemplate] = useState<StrategyTemplate | undefined>(undefined);
   const [parameters, setParameters] = useState<ParameterInputs>({});
+  const { query } = useLocation();
 
-  // The default is the first template with parameters to play with (SMA crossover), else the first.
+  // An address naming a backtest (`/?strategy=…`, as the Optimize view's cells link) fills the form and runs it
+  // once; otherwise the default is the first template with parameters to play with (SMA crossover), else the first.
   useEffect(() => {
     if (!templates || template) return;
+    const asked = labPrefill(query, templates);
+    if (asked) {
+      setTemplate(asked.template);
+      setParameters(asked.parameters);
+      lab.setMarket(asked.market);
+      void runBacktest(asked.template, asked.parameters, asked.market);
+      return;
+    }
     const initial = templates.find((candidate) => candidate.parameters.length > 0) ?? templates[0];
     setTemplate(initial);
     setParameters(defaultParameterInputs(initial));
   }, [templates]);
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    if (!template || run.running) return;
-    const found = { ...checkMarketInputs(market), ...checkParameters(template, parameters) };
+  async function runBacktest(chosen: StrategyTemplate, values: ParameterInputs, inputs: MarketInputs) {
+    const found = { ...checkMarketInputs(inputs), ...checkParameters(chosen, values) };
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
-    const strategyParams = parameterRequest(template, parameters);
-    const body = { ...marketRequest(market), strategy: template.id, strategy_params: strategyParams };
+    const strategyParams = parameterRequest(chosen, values);
+    const body = { ...marketRequest(inputs), strategy: chosen.id, strategy_params: strategyParams };
     await run.start(
       () => api.post<BacktestResult>('/api/backtest', body),
       strategyParams.map((parameter) => parameter.name),
     );
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (!template || run.running) return;
+    await runBacktest(template, parameters, market);
   }
 
   return (

@@ -7,6 +7,8 @@ export interface Run<T> {
   readonly errors: FormErrors;
   /** Sends one request, unless one is in flight; its refusal becomes `errors`, its answer `result`. */
   start(request: () => Promise<T>, sentParameters?: readonly string[]): Promise<void>;
+  /** As `start`, with the page's own placing of a refusal on its form (the Optimize form's grid and validation). */
+  startWith(request: () => Promise<T>, refusal: (error: unknown) => FormErrors): Promise<void>;
   /** Shows errors found before sending (client-side checks). */
   refuse(errors: FormErrors): void;
 }
@@ -22,6 +24,7 @@ export function useRun<T>(): Run<T> {
     result: request.result,
     errors: request.errors,
     start: (send, sentParameters = []) => request.start(send, (error) => formErrorsFromApi(error, sentParameters)),
+    startWith: (send, refusal) => request.start(send, refusal),
     refuse: request.refuse,
   };
 }
