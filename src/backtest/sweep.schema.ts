@@ -48,7 +48,14 @@ export const SweepValidation = Type.Union(
 export type SweepValidation = Static<typeof SweepValidation>;
 
 export const SweepObjective = Type.Union(
-  ['sharpe_ratio', 'total_return', 'annualized_return', 'profit_factor', 'max_drawdown', 'win_rate'].map((name) => Type.Literal(name)),
+  [
+    Type.Literal('sharpe_ratio'),
+    Type.Literal('total_return'),
+    Type.Literal('annualized_return'),
+    Type.Literal('profit_factor'),
+    Type.Literal('max_drawdown'),
+    Type.Literal('win_rate'),
+  ],
   { description: 'The metric the best cell has highest (max_drawdown ≤ 0: the shallowest); null ranks below every number' },
 );
 

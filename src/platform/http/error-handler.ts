@@ -94,6 +94,9 @@ export function clientErrorHandler(headers: Readonly<Record<string, string>>): (
   };
 }
 
+/** Refusals that shed load rather than report a fault: logged as one warn line, without the stack. */
+const SHEDDING_LOAD = new Set(['busy', 'shutting_down']);
+
 /**
  * The one place where errors become HTTP replies. Client mistakes get a 4xx naming the problem;
  * anything else is a 500 that says nothing of its cause but the request id, and is logged in full.
@@ -109,7 +112,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(500)
         .send(body('internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`));
     }
-    if (refusal.status >= 500) request.log.error({ err: thrown, code: refusal.body.error }, 'request refused');
+    // Shedding load (a full sweep queue, a busy database, a server closing) is expected under load: one warn line each,
+    // no stack; a flood of them must not cost more than the work refused.
+    if (SHEDDING_LOAD.has(refusal.body.error)) request.log.warn({ code: refusal.body.error }, 'request refused');
+    else if (refusal.status >= 500) request.log.error({ err: thrown, code: refusal.body.error }, 'request refused');
     else request.log.info({ code: refusal.body.error }, 'request refused');
     if (refusal.status !== 429 && refusal.status < 500) {
       const limited = await countedRefusal(request, reply);
