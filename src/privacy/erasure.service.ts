@@ -5,9 +5,11 @@ import { Conflict } from '../platform/errors.js';
 import type { AuthDeps } from '../auth/auth-context.js';
 import { verifyStepUp } from '../auth/login.service.js';
 import { auditSessionsRevoked, type AuthContext } from '../auth/sessions.service.js';
-import { lockUser } from '../auth/users.repo.js';
+import { findUserById, lockUser } from '../auth/users.repo.js';
 import type { AuthenticationResponseJSON } from '../auth/webauthn.js';
+import { queueMail } from '../platform/mail/outbox.js';
 import { cancelRestingOrdersOf } from '../trading/order-book.service.js';
+import { erasureNoticeMail } from './privacy-mails.js';
 import { auditActorKey, hashActor } from './actor-hash.js';
 import {
   deleteErasedUser,
@@ -29,7 +31,8 @@ import { cutoff } from '../platform/retention/purge.js';
 /**
  * `POST /api/gdpr/erase`: a fresh step-up (an assertion answering `POST /api/auth/step-up/options`, verified here
  * by auth's one step-up verifier), then in one transaction: `deleted_at`, every session revoked, every resting
- * order canceled, `user.erase` audited. The caller clears the cookie. The purge follows 30 days later.
+ * order canceled, `user.erase` audited, a notice mailed to the address (so an erasure the person did not make is
+ * seen while the data still exists). The caller clears the cookie. The purge follows 30 days later.
  */
 export async function eraseMyAccount(
   deps: AuthDeps,
@@ -52,6 +55,9 @@ export async function eraseMyAccount(
       context: { purge_after: purgeAfter, revoked_sessions: sessions.length, canceled_orders: orders.length },
     });
     await auditSessionsRevoked(trx, deps.clock, auth.userId, sessions, { reason: 'erasure' });
+    const user = await findUserById(trx, auth.userId);
+    // userId: the notice's outbox row goes with the rest of the account at the purge.
+    if (user) await queueMail(trx, deps.clock, { to: user.email, userId: user.id, ...erasureNoticeMail(deps.config.publicOrigin, deletedAt, purgeAfter) });
     return { deleted_at: deletedAt, purge_after: purgeAfter };
   });
 }

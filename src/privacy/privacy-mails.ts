@@ -48,3 +48,18 @@ export function emailChangeNoticeMail(origin: string, newEmail: string): Mail {
     }),
   };
 }
+
+export function erasureNoticeMail(origin: string, deletedAt: string, purgeAfter: string): Mail {
+  return {
+    subject: 'Your tradelab account has been erased',
+    ...renderMail({
+      heading: 'Your account has been erased',
+      paragraphs: [
+        `Your tradelab account was erased at ${deletedAt}, confirmed with one of its passkeys. It can no longer be signed in to, and every session and resting order of it has ended.`,
+        `Your personal data is kept until ${purgeAfter} (30 days) and then deleted for good; the audit log keeps its entries with your identity replaced by a pseudonym.`,
+        'If you did not erase your account, contact the operator of this service before that date.',
+      ],
+      action: { label: 'Go to tradelab', url: origin },
+    }),
+  };
+}

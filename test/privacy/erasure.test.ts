@@ -89,6 +89,12 @@ describeEachDialect('data rights: erasure', (database) => {
     expect(actions.map((a) => a.action).sort()).toEqual(['order.cancel', 'session.revoke', 'session.revoke', 'user.erase'].sort());
     // The step-up and the erasure happened in this request; the laptop's session is gone too.
     expect((await laptop.get('session')).statusCode).toBe(401);
+    // A notice to the address, in the same transaction: an erasure the person did not make is seen within the 30 days.
+    const notice = (await mailsTo(db(), ann.email)).at(-1)!;
+    expect(notice.subject).toBe('Your tradelab account has been erased');
+    expect(notice.text_body).toContain(now);
+    expect(notice.text_body).toContain(new Date(clock.now().getTime() + 30 * DAY).toISOString());
+    expect(notice.text_body).toContain('contact the operator');
   });
 
   it('after erasure: sign-in and recovery refuse, the address stays taken, and every /api route answers the old cookie as it answers no cookie', async () => {
