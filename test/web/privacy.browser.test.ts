@@ -103,6 +103,9 @@ describeInBrowser('the Privacy and data page in Chromium', () => {
     await page.getByRole('button', { name: 'Delete my account with my passkey' }).click();
     await heading(page, 'Your account is deleted');
     await page.getByText('you are signed out on every device').waitFor();
+    await page.getByText('A notice with these dates is on its way to your email address.').waitFor();
+    const notices = await db().selectFrom('mail_outbox').select('subject').where('to_address', '=', NEW_EMAIL).execute();
+    expect(notices.map((mail) => mail.subject)).toContain('Your tradelab account has been erased');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).waitFor();
     await shot('erased');
     expect((await user()).deleted_at).not.toBeNull();

@@ -31,7 +31,8 @@ export function PrivacyPage() {
         </Notice>
         <p>
           Everything we hold about you is purged on {formatDateTime(erased.purge_after)}; until then your email address stays taken. The
-          audit log keeps its entries about your account for 2 years, with your identity replaced by a keyed hash.
+          audit log keeps its entries about your account for 2 years, with your identity replaced by a keyed hash. A notice with these
+          dates is on its way to your email address.
         </p>
         <p>
           <Link href="/">Go to the backtest lab</Link>
