@@ -121,12 +121,7 @@ export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): C
     id: template.id,
     name: template.name,
     equity_curve: moneyArray(run.equity),
-    total_return: roundFraction(m.total_return),
-    annualized_return: roundFractionOrNull(m.annualized_return),
-    sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
-    max_drawdown: roundFraction(m.max_drawdown),
-    win_rate: roundFractionOrNull(m.win_rate),
-    profit_factor: roundFractionOrNull(m.profit_factor),
+    ...roundedRatios(m),
     ...closedTradeMetrics(m),
   };
 }
@@ -158,6 +153,20 @@ export function compareTemplates(bars: BarSeries, templates: readonly StrategyTe
   return templates.map((template) =>
     comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital)),
   );
+}
+
+/** The return and risk ratios of a run, in the order comparison entries and sweep cells list them: 8 decimals. */
+export function roundedRatios(
+  m: Pick<BacktestMetrics, 'total_return' | 'annualized_return' | 'sharpe_ratio' | 'max_drawdown' | 'win_rate' | 'profit_factor'>,
+) {
+  return {
+    total_return: roundFraction(m.total_return),
+    annualized_return: roundFractionOrNull(m.annualized_return),
+    sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
+    max_drawdown: roundFraction(m.max_drawdown),
+    win_rate: roundFractionOrNull(m.win_rate),
+    profit_factor: roundFractionOrNull(m.profit_factor),
+  };
 }
 
 /** The closed-trade statistics, in the order both bodies list them: counts as they are, money to the cent, the mean holding period to 8 decimals. */

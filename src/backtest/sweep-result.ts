@@ -6,8 +6,6 @@
  */
 import {
   moneyArray,
-  roundFraction,
-  roundFractionOrNull,
   type BarSeries,
   type CellMetrics,
   type ResolvedParameters,
@@ -15,6 +13,7 @@ import {
   type SweepOutcome,
   type SweepPlan,
 } from '../engine/index.js';
+import { roundedRatios } from './backtest-result.js';
 import type { SweepResult } from './sweep.schema.js';
 
 type RoundedMetrics = ReturnType<typeof roundedMetrics>;
@@ -84,13 +83,5 @@ function templateOrdered(template: StrategyTemplate, params: ResolvedParameters)
 }
 
 function roundedMetrics(m: CellMetrics) {
-  return {
-    total_return: roundFraction(m.total_return),
-    annualized_return: roundFractionOrNull(m.annualized_return),
-    sharpe_ratio: roundFractionOrNull(m.sharpe_ratio),
-    max_drawdown: roundFraction(m.max_drawdown),
-    win_rate: roundFractionOrNull(m.win_rate),
-    profit_factor: roundFractionOrNull(m.profit_factor),
-    total_trades: m.total_trades,
-  };
+  return { ...roundedRatios(m), total_trades: m.total_trades };
 }
