@@ -83,18 +83,26 @@ export function rollingSums(values: Float64Array, period: number, out: Float64Ar
  * NaN before. `from` skips leading NaN in the input (the EMA then starts at x[from]).
  */
 export function ema(values: Float64Array, period: number, from = 0): Float64Array {
+  const out = warmingUp(values.length, from + period - 1);
+  emaFrom(values, period, from, out);
+  return out;
+}
+
+/**
+ * `ema(values, period, from)` written into `out` from index from + period − 1 on; the indices before it are left as
+ * they are (a sweep reuses one buffer for every signal line of a MACD grid, and no rule reads them).
+ */
+export function emaFrom(values: Float64Array, period: number, from: number, out: Float64Array): void {
   const n = values.length;
-  const out = warmingUp(n, from + period - 1);
+  if (from >= n) return;
   const k = 2 / (period + 1);
   const keep = 1 - k;
-  if (from >= n) return out;
   let previous = values[from]!;
   if (period === 1) out[from] = previous;
   for (let i = from + 1; i < n; i++) {
     previous = values[i]! * k + previous * keep;
     if (i >= from + period - 1) out[i] = previous;
   }
-  return out;
 }
 
 /**
@@ -142,10 +150,8 @@ export interface Macd {
 
 export function macd(values: Float64Array, fast: number, slow: number, signalPeriod: number): Macd {
   const n = values.length;
-  const fastEma = new Float64Array(n);
-  const slowEma = new Float64Array(n);
-  emaInto(values, fast, fastEma);
-  emaInto(values, slow, slowEma);
+  const fastEma = seededEma(values, fast);
+  const slowEma = seededEma(values, slow);
   const line = warmingUp(n, slow - 1);
   for (let i = slow - 1; i < n; i++) line[i] = fastEma[i]! - slowEma[i]!;
   const signal = ema(line, signalPeriod, slow - 1);
@@ -154,10 +160,11 @@ export function macd(values: Float64Array, fast: number, slow: number, signalPer
   return { line, signal, histogram };
 }
 
-/** The unmasked EMA (every index, from x[0]) written into `out`. */
-function emaInto(values: Float64Array, period: number, out: Float64Array): void {
+/** The unmasked EMA (every index, from x[0]): the MACD's two EMAs. */
+export function seededEma(values: Float64Array, period: number): Float64Array {
   const n = values.length;
-  if (n === 0) return;
+  const out = new Float64Array(n);
+  if (n === 0) return out;
   const k = 2 / (period + 1);
   const keep = 1 - k;
   let previous = values[0]!;
@@ -166,6 +173,7 @@ function emaInto(values: Float64Array, period: number, out: Float64Array): void 
     previous = values[i]! * k + previous * keep;
     out[i] = previous;
   }
+  return out;
 }
 
 export interface Bands {

@@ -6,7 +6,7 @@
  * held to bit for bit, and every signal is the generic rule's comparison (signals.ts), so each cell's metrics are
  * runTemplateBacktest's (sweep-cells.test.ts).
  */
-import { ema, highest, lowest, rsi, sma, stddev } from '../indicators.js';
+import { ema, emaFrom, highest, lowest, rsi, seededEma, sma, stddev } from '../indicators.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
 import type { CellRule } from './rule-cell.js';
 
@@ -205,36 +205,5 @@ function donchianRule(close: Float64Array, upper: Float64Array, lower: Float64Ar
       return n;
     },
   };
-}
-
-/**
- * indicators.ts ema(values, period, from) into `out`, from bar from + period − 1 on (the bars before it are not
- * written: no rule reads them): seeded with values[from], e = x·k + e·(1 − k).
- */
-function emaFrom(values: Float64Array, period: number, from: number, out: Float64Array): void {
-  const n = values.length;
-  const k = 2 / (period + 1);
-  const keep = 1 - k;
-  let previous = values[from]!;
-  if (period === 1) out[from] = previous;
-  for (let i = from + 1; i < n; i++) {
-    previous = values[i]! * k + previous * keep;
-    if (i >= from + period - 1) out[i] = previous;
-  }
-}
-
-/** indicators.ts emaInto: e = x·k + e·(1 − k) from the first value, every bar written. */
-function seededEma(values: Float64Array, period: number): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(n);
-  const k = 2 / (period + 1);
-  const keep = 1 - k;
-  let previous = values[0]!;
-  out[0] = previous;
-  for (let i = 1; i < n; i++) {
-    previous = values[i]! * k + previous * keep;
-    out[i] = previous;
-  }
-  return out;
 }
 
