@@ -7,13 +7,22 @@ import { expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { testConfig } from '../../helpers/app.js';
 
-it('lets a request in hand finish before closing the database it owns', async () => {
+/**
+ * An app on a data directory of its own, and a gate: a test route calls `arrived()` and awaits `gate`, the test awaits
+ * `inHandler` and calls `release()` when the request in hand may finish.
+ */
+async function appWithGate() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-shutdown-'));
   const app = await buildApp(testConfig({ DATA_DIR: dir }), { logLevel: 'silent' });
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
   const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+  return { app, dir, gate, release, arrived, inHandler };
+}
+
+it('lets a request in hand finish before closing the database it owns', async () => {
+  const { app, dir, gate, release, arrived, inHandler } = await appWithGate();
   app.get('/fixture/slow', async () => {
     arrived();
     await gate;
@@ -32,12 +41,7 @@ it('lets a request in hand finish before closing the database it owns', async ()
 });
 
 it('waits, on close, for a handler whose client has gone before it closes the database', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-shutdown-'));
-  const app = await buildApp(testConfig({ DATA_DIR: dir }), { logLevel: 'silent' });
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let arrived!: () => void;
-  const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+  const { app, dir, gate, release, arrived, inHandler } = await appWithGate();
   let handlerOutcome: Promise<string> | undefined;
   app.get('/fixture/slow', async () => {
     arrived();
@@ -86,12 +90,7 @@ it('does not wait, on close, for a request whose connection the HTTP parser clos
 });
 
 it('answers a request that arrives while closing with 503 shutting_down in the error shape, with Retry-After', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-shutdown-'));
-  const app = await buildApp(testConfig({ DATA_DIR: dir }), { logLevel: 'silent' });
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let arrived!: () => void;
-  const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+  const { app, dir, gate, release, arrived, inHandler } = await appWithGate();
   app.get('/fixture/slow', async () => {
     arrived();
     await gate;
