@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../platform/errors.js';
 import type { Platform } from '../platform/platform.js';
 import type { AuthDeps } from './auth-context.js';
+import { authModeRoutes } from './auth-mode.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { credentialRoutes } from './credentials.routes.js';
 import { recoveryRoutes } from './recovery.routes.js';
@@ -26,12 +27,14 @@ export function authDeps(platform: Platform): AuthDeps {
 /**
  * Passkey accounts: the cookie parser, `requireSession` / `requireRole` for every feature, and the
  * /api/auth routes. Register it before the features that use the hooks.
- * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path.
+ * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path. `GET /api/config`
+ * answers in every mode: it is how the web app learns which.
  */
 export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
   const deps = authDeps(platform);
   await app.register(fastifyCookie);
   registerSessionHooks(app, deps);
+  await app.register(authModeRoutes(platform.config.authV1));
 
   if (platform.config.authV1 === 'off') {
     app.addHook('onRequest', async (request) => {

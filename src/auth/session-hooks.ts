@@ -16,6 +16,7 @@ declare module 'fastify' {
     /**
      * preHandler: sets `request.auth` when the request carries an open session, and lets it through
      * either way (a route that answers differently with and without a session, such as GET /api/strategies).
+     * Under AUTH_V1=off there is no session, so it leaves `request.auth` null.
      */
     loadSession: preHandlerAsyncHookHandler;
     /** preHandler: a session whose user has `role`, else 401 / 403 `forbidden`. */
@@ -68,7 +69,8 @@ export function registerSessionHooks(app: FastifyInstance, deps: AuthDeps): void
   const loadSession = Object.assign(
     async (request: FastifyRequest): Promise<void> => {
       if (request.auth) return;
-      request.auth = deps.config.authV1 === 'off' ? await localOperator(deps) : await resolveSession(deps, sessionCookieOf(request));
+      // AUTH_V1=off has no sessions: such a route answers as without one (GET /api/strategies: the catalogue).
+      if (deps.config.authV1 !== 'off') request.auth = await resolveSession(deps, sessionCookieOf(request));
     },
     { [READS_SESSION]: true },
   );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../auth/session-hooks.js';
 import {
@@ -28,24 +29,34 @@ const error = { $ref: 'ErrorResponse#' };
 const security = [{ session: [] }];
 
 /**
+ * `?scope=library` asks for the library, never the catalogue: it needs a session (under AUTH_V1=off, which has none,
+ * it acts for the local operator). Read before validation, so a caller without a session learns nothing from a 400.
+ */
+function wantsLibrary(request: FastifyRequest): boolean {
+  return (request.query as { scope?: unknown }).scope === 'library';
+}
+
+/**
  * The Strategy Library, each route behind a session; `GET /api/strategies` without one is the template catalogue
- * (its legacy name, as before the library existed).
+ * (its legacy name, as before the library existed), and so is it under AUTH_V1=off unless `?scope=library`.
  */
 export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/strategies',
       {
-        onRequest: app.loadSession,
+        onRequest: async (request, reply) => (wantsLibrary(request) ? app.requireSession : app.loadSession).call(app, request, reply),
         schema: {
           tags: ['strategies', 'backtest'],
-          summary: 'With a session: your Strategy Library (total in X-Total-Count). Without: the strategy templates (as /api/templates)',
+          summary:
+            'With a session: your Strategy Library (total in X-Total-Count). Without (and under AUTH_V1=off): the strategy templates (as /api/templates). `scope=library`: the library in every mode, 401 without a session',
           querystring: StrategyListQuery,
           response: {
             200: Type.Union([StrategyList, TemplateList], {
               description: 'With a session an array of Strategy; without one an array of strategy template',
             }),
             400: error,
+            401: error,
           },
         },
       },

@@ -94,6 +94,9 @@ export const PatchStrategyBody = Type.Partial(Type.Object({ ...editable, ...rule
 export type PatchStrategyBody = Static<typeof PatchStrategyBody>;
 
 export const StrategyListQuery = Type.Object({
+  scope: Type.Optional(
+    Type.Literal('library', { description: '`library`: the library whatever the mode (401 without a session); without it, a caller with no session gets the template catalogue' }),
+  ),
   active_only: Type.Optional(Type.Enum(['0', '1'], { description: '`1`: active strategies only' })),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: STRATEGY_LIST_MAX_LIMIT, description: `default ${STRATEGY_LIST_DEFAULT_LIMIT}, max ${STRATEGY_LIST_MAX_LIMIT}` }),

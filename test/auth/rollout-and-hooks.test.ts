@@ -46,6 +46,12 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
       expect((await browser.get('/api/probe/me')).statusCode).toBe(401);
     });
 
+    it('tells the web app the stage at GET /api/config, without a session', async () => {
+      const response = await app.inject({ url: '/api/config' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ auth_v1: 'ga' });
+    });
+
     it('refuses at startup a route that skips the Origin check but reads the session', async () => {
       const other = await buildTestApp(database().handle, { clock });
       expect(() =>
@@ -92,6 +98,10 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
       expect((await register(browser, newAuthenticator(), 'IVY@example.com')).statusCode).toBe(201);
       expect(await db().selectFrom('users').select('email').where('email', '=', 'jo@example.com').executeTakeFirst()).toBeUndefined();
     });
+
+    it('tells the web app the stage at GET /api/config', async () => {
+      expect((await app.inject({ url: '/api/config' })).json()).toEqual({ auth_v1: 'beta' });
+    });
   });
 
   describe('off', () => {
@@ -115,11 +125,19 @@ describeEachDialect('AUTH_V1 rollout and the session hooks', (database) => {
       }
     });
 
-    it('resolves requireSession to the one local operator, created on first use', async () => {
+    it('tells the web app it runs without accounts at GET /api/config (the one /api path about accounts that answers)', async () => {
+      const response = await app.inject({ url: '/api/config' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ auth_v1: 'off' });
+    });
+
+    it('resolves requireSession to the one local operator, created on first use; loadSession finds no session', async () => {
       const first = (await app.inject({ url: '/api/probe/me' })).json();
       const second = (await app.inject({ url: '/api/probe/me' })).json();
       expect(first.email).toBe(OPERATOR_EMAIL);
       expect(second).toEqual(first);
+      // There are no sessions under off: a route that answers differently without one answers as without.
+      expect((await app.inject({ url: '/api/probe/maybe' })).json()).toEqual({ user_id: null });
       const operators = await db().selectFrom('users').selectAll().where('email', '=', OPERATOR_EMAIL).execute();
       expect(operators).toHaveLength(1);
       // Unreachable outside `off`: an undeliverable address, never verified, no admin role (see test/admin/operator-back-door.test.ts).

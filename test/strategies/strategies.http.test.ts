@@ -121,6 +121,15 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
       expect(errorOf(response).text).toContain(field);
     });
 
+    it('with ?scope=library answers the library (as without it), and 401 rather than the catalogue without a session', async () => {
+      const library = await bob.client.get('/api/strategies?scope=library&limit=2');
+      expect(library.json()).toEqual((await bob.client.get('/api/strategies?limit=2')).json());
+      expect(library.headers['x-total-count']).toBe('5');
+      const anonymous = await app.inject({ url: '/api/strategies?scope=library&limit=abc' });
+      expect(errorOf(anonymous)).toMatchObject({ status: 401, error: 'unauthenticated' });
+      expect(errorOf(await bob.client.get('/api/strategies?scope=everything'))).toMatchObject({ status: 400, error: 'validation_failed' });
+    });
+
     it('without a session, still answers the template catalogue', async () => {
       const anonymous = await app.inject({ url: '/api/strategies' });
       expect(anonymous.statusCode).toBe(200);
@@ -220,18 +229,30 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
     expect(await strategyRows(db())).toEqual(before);
   });
 
-  it('with AUTH_V1=off, acts for the local operator: /api/strategies is the operator’s library (catalogue at /api/templates)', async () => {
+  it('with AUTH_V1=off, GET /api/strategies is the template catalogue again; ?scope=library is the local operator’s library', async () => {
     const off = await buildTestApp(database().handle, { clock, env: { AUTH_V1: 'off' } });
     try {
-      const write = (method: 'POST' | 'PATCH', url: string, payload: object) => off.inject({ method, url, headers: { origin: 'http://localhost:3000' }, payload });
+      const write = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+        off.inject({ method, url, headers: { origin: 'http://localhost:3000' }, ...(payload ? { payload } : {}) });
+      // The prior single-operator tool's answer: the catalogue, as /api/templates serves it.
+      const catalogue = await off.inject({ url: '/api/strategies' });
+      expect(catalogue.statusCode).toBe(200);
+      expect(catalogue.json()).toEqual((await off.inject({ url: '/api/templates' })).json());
+      expect(catalogue.headers['x-total-count']).toBeUndefined();
+
+      // The library stays usable: create, list, change, delete, all for the operator.
       const created = await write('POST', '/api/strategies', { name: 'Operator’s', strategy_type: 'equity_long' });
       expect(created.statusCode).toBe(201);
-      const list = await off.inject({ url: '/api/strategies' });
-      expect(list.json()).toEqual([created.json()]);
-      expect(list.headers['x-total-count']).toBe('1');
-      expect((await off.inject({ url: '/api/templates' })).json().length).toBeGreaterThan(0);
+      const library = await off.inject({ url: '/api/strategies?scope=library' });
+      expect(library.json()).toEqual([created.json()]);
+      expect(library.headers['x-total-count']).toBe('1');
+      expect((await off.inject({ url: '/api/strategies' })).json()).toEqual(catalogue.json());
+      expect((await write('PATCH', `/api/strategies/${created.json().id}`, { is_active: false })).json()).toMatchObject({ is_active: false });
+      expect((await off.inject({ url: '/api/strategies?scope=library&active_only=1' })).json()).toEqual([]);
       // Not Ann's: the operator is a user of its own.
       expect((await off.inject({ url: `/api/strategies/${(await ann.client.get('/api/strategies')).json()[0].id}` })).statusCode).toBe(404);
+      expect((await write('DELETE', `/api/strategies/${created.json().id}`)).statusCode).toBe(204);
+      expect((await off.inject({ url: '/api/strategies?scope=library' })).json()).toEqual([]);
     } finally {
       await off.close();
     }
@@ -242,6 +263,7 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/strategies', '/api/strategies/active', '/api/strategies/{id}']));
     const list = spec.paths['/api/strategies'].get.responses['200'].content['application/json'].schema;
     expect(list.anyOf).toHaveLength(2);
+    expect(spec.paths['/api/strategies'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'scope', in: 'query' })]));
     expect(Object.keys(spec.paths['/api/strategies/{id}'])).toEqual(expect.arrayContaining(['get', 'patch', 'delete']));
   });
 });
