@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AuthRollout } from '../platform/config.js';
 
-const ServerConfig = Type.Object({
+/** `GET /api/config`; the web app imports its type. */
+export const ServerConfig = Type.Object({
   auth_v1: Type.Union([Type.Literal('off'), Type.Literal('beta'), Type.Literal('ga')], {
     description: '`off`: no accounts, every page acts for the local operator; `beta`: registration for an allowlist; `ga`: open registration',
   }),

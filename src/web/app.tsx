@@ -2,13 +2,14 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api';
 import { Link, navigate, useLocation } from './router';
-import { SessionProvider, useSession } from './auth/session';
+import { SessionProvider, useSession, type AuthMode } from './auth/session';
 import { SignUpPage } from './auth/sign-up';
 import { CheckInboxPage } from './auth/check-inbox';
 import { VerifyEmailPage } from './auth/verify-email';
 import { SignInPage } from './auth/sign-in';
 import { DevicesPage } from './auth/devices';
 import { RecoverPage } from './auth/recover';
+import { NoAccountsPage, SINGLE_OPERATOR_NOTE } from './auth/no-accounts-page';
 import { lazyPage } from './lazy-page';
 
 const LabPage = lazyPage(() => import('./lab/lab-page').then((module) => module.LabPage));
@@ -28,6 +29,8 @@ const PrivacyPage = lazyPage(() => import('./privacy/privacy-page').then((module
 interface Route {
   readonly title: string;
   readonly page: FunctionComponent;
+  /** A page of accounts, data rights or admin: under AUTH_V1=off its API answers 404, so the page is not linked. */
+  readonly accounts?: true;
 }
 
 /** Every page of the app, by path. The server answers each of these paths with index.html. */
@@ -35,22 +38,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   '/': { title: 'Backtest lab', page: LabPage },
   '/compare': { title: 'Compare strategies', page: ComparePage },
   '/optimize': { title: 'Optimize a strategy', page: OptimizePage },
-  '/sign-up': { title: 'Create an account', page: SignUpPage },
-  '/check-inbox': { title: 'Check your inbox', page: CheckInboxPage },
-  '/verify-email': { title: 'Confirm your email address', page: VerifyEmailPage },
-  '/sign-in': { title: 'Sign in', page: SignInPage },
-  '/devices': { title: 'Your passkeys', page: DevicesPage },
-  '/recover': { title: 'Recover your account', page: RecoverPage },
+  '/sign-up': { title: 'Create an account', page: SignUpPage, accounts: true },
+  '/check-inbox': { title: 'Check your inbox', page: CheckInboxPage, accounts: true },
+  '/verify-email': { title: 'Confirm your email address', page: VerifyEmailPage, accounts: true },
+  '/sign-in': { title: 'Sign in', page: SignInPage, accounts: true },
+  '/devices': { title: 'Your passkeys', page: DevicesPage, accounts: true },
+  '/recover': { title: 'Recover your account', page: RecoverPage, accounts: true },
   '/library': { title: 'Strategy library', page: LibraryPage },
   '/library/new': { title: 'New strategy', page: NewStrategyPage },
   '/library/edit': { title: 'Edit strategy', page: EditStrategyPage },
   '/library/backtest': { title: 'Backtest a strategy', page: LibraryBacktestPage },
   '/compliance': { title: 'Check a trade', page: CompliancePage },
   '/trade': { title: 'Trade', page: TradePage },
-  '/admin/users': { title: 'Admin: users', page: AdminUsersPage },
-  '/admin/audit': { title: 'Admin: audit log', page: AdminAuditPage },
-  '/admin/incidents': { title: 'Admin: breach incidents', page: AdminIncidentsPage },
-  '/privacy': { title: 'Privacy and data', page: PrivacyPage },
+  '/admin/users': { title: 'Admin: users', page: AdminUsersPage, accounts: true },
+  '/admin/audit': { title: 'Admin: audit log', page: AdminAuditPage, accounts: true },
+  '/admin/incidents': { title: 'Admin: breach incidents', page: AdminIncidentsPage, accounts: true },
+  '/privacy': { title: 'Privacy and data', page: PrivacyPage, accounts: true },
 };
 
 export function App() {
@@ -67,7 +70,9 @@ export function App() {
 
 function Header() {
   const { path } = useLocation();
-  const { session, signOut } = useSession();
+  const { session, authMode, signOut } = useSession();
+  // AUTH_V1=off: no accounts; the library and trade pages act for the local operator.
+  const singleOperator = authMode === 'off';
   const [signOutProblem, setSignOutProblem] = useState<string | undefined>(undefined);
   const current = (href: string) => (path === href ? { 'aria-current': 'page' as const } : {});
   // The library's pages (list, form, backtest) and the trade check all sit under the one "Library" link.
@@ -87,12 +92,12 @@ function Header() {
         <Link href="/optimize" {...current('/optimize')}>
           Optimize
         </Link>
-        {session && (
+        {(session || singleOperator) && (
           <Link href="/library" {...inLibrary}>
             Library
           </Link>
         )}
-        {session && (
+        {(session || singleOperator) && (
           <Link href="/trade" {...current('/trade')}>
             Trade
           </Link>
@@ -112,7 +117,7 @@ function Header() {
             Admin
           </Link>
         )}
-        {session === null && (
+        {session === null && !singleOperator && (
           <>
             <Link href="/sign-in" {...current('/sign-in')}>
               Sign in
@@ -141,6 +146,7 @@ function Header() {
           </button>
         )}
       </nav>
+      {singleOperator && <p class="site-header__note">{SINGLE_OPERATOR_NOTE}</p>}
       {signOutProblem && (
         <p class="site-header__problem" role="alert">
           {signOutProblem}
@@ -152,21 +158,43 @@ function Header() {
 
 function Main() {
   const { path } = useLocation();
+  const { authMode } = useSession();
   const route = ROUTES[path];
+  const shown = shownPage(route, authMode);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
   useEffect(() => {
-    document.title = route ? `${route.title} · tradelab` : 'Page not found · tradelab';
+    document.title = `${shown.title} · tradelab`;
+  }, [shown.title]);
+  useEffect(() => {
     // After an in-app navigation, focus starts at the new page (as after a page load), unless the page
     // put it somewhere itself (the account pages focus their heading).
     if (firstRender.current) firstRender.current = false;
     else if (!main.current?.contains(document.activeElement)) main.current?.focus();
   }, [route]);
-  const Page = route?.page ?? NotFound;
   return (
     <main id="main" ref={main} tabIndex={-1}>
-      <Page />
+      <shown.page />
     </main>
+  );
+}
+
+/**
+ * What the address shows. An account page waits until the server has said its AUTH_V1 (under `off` the page would
+ * call routes that answer 404), and under `off` says why it does not apply instead.
+ */
+function shownPage(route: Route | undefined, authMode: AuthMode | null | undefined): Route {
+  if (!route) return { title: 'Page not found', page: NotFound };
+  if (route.accounts && authMode === 'off') return { title: 'Not available in single-operator mode', page: NoAccountsPage };
+  if (route.accounts && authMode === undefined) return { title: route.title, page: Checking };
+  return route;
+}
+
+function Checking() {
+  return (
+    <section class="page narrow">
+      <p class="muted">Loading…</p>
+    </section>
   );
 }
 

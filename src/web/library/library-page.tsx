@@ -56,7 +56,8 @@ function StrategyList() {
   const load = useCallback(async () => {
     const call = (loads.current += 1);
     try {
-      const path = `/api/strategies?limit=${PAGE_SIZE}&offset=${offset}${activeOnly ? '&active_only=1' : ''}`;
+      // scope=library: the library in every mode (without it, AUTH_V1=off answers the template catalogue).
+      const path = `/api/strategies?scope=library&limit=${PAGE_SIZE}&offset=${offset}${activeOnly ? '&active_only=1' : ''}`;
       const { data, headers } = await api.getWithHeaders<StrategyView[]>(path);
       if (call !== loads.current) return;
       const total = Number(headers.get('x-total-count') ?? data.length);

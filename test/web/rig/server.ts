@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildApp, type App } from '../../../src/app.js';
 import { createJobRunner, type JobRunner } from '../../../src/job-runner.js';
 import { loadDemoDataIfEmpty } from '../../../src/market/bar-store.service.js';
-import { loadConfig } from '../../../src/platform/config.js';
+import { loadConfig, type AuthRollout } from '../../../src/platform/config.js';
 import type { DialectName } from '../../../src/platform/db/database.js';
 import { createTestDatabase } from '../../helpers/dialects.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../platform/mail/smtp-test-server.js';
@@ -29,9 +29,10 @@ export interface WebServer {
  * The whole service as `tradelab serve` runs it, for a real browser: the built web app, SQLite in a
  * fresh data folder (or a fresh PostgreSQL schema) with the demo SPX bars, the job worker running, and mail going over SMTP to a
  * local smtp-server. `env` overrides the configuration: `DATA_DIR` of a running server starts a second instance on
- * the same SQLite database (with other flags, say); that folder is left to the server that made it.
+ * the same SQLite database (with other flags, say); that folder is left to the server that made it. `authV1` sets
+ * AUTH_V1 (`off`: the single-operator tool, which the loopback HOST here allows).
  */
-export async function startWebServer(options: { dialect?: DialectName; env?: Record<string, string> } = {}): Promise<WebServer> {
+export async function startWebServer(options: { dialect?: DialectName; env?: Record<string, string>; authV1?: AuthRollout } = {}): Promise<WebServer> {
   if (!existsSync(path.join(DEFAULT_WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built (the global setup builds it)');
   const smtp = await startSmtpServer();
   const port = await freePort();
@@ -45,6 +46,7 @@ export async function startWebServer(options: { dialect?: DialectName; env?: Rec
     PUBLIC_ORIGIN: origin,
     SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
+    ...(options.authV1 ? { AUTH_V1: options.authV1 } : {}),
     ...options.env,
   });
   // PostgreSQL: a fresh schema of the test database, dropped on close (as every database test does).
