@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { breachNotifyJob } from '../../src/admin/breach.job.js';
 import { BREACH_NOTIFY_JOB } from '../../src/admin/breach.service.js';
-import { HOUR } from '../../src/platform/clock.js';
+import { FEATURE_PURGES } from '../../src/job-runner.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
+import { purgeExpiredRecords } from '../../src/platform/retention/housekeeping.job.js';
 import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
@@ -159,5 +161,17 @@ describeEachDialect('the breach runbook after the mailing: steps, quiet incident
     expect(await listed(accepted.json().incident_id)).toMatchObject({ to_mail: 1 });
     await runFanOut();
     expect(await breachMailsTo(erased.email)).toBe(1);
+  });
+
+  it('keeps a closed incident five years after its close, then housekeeping deletes it with its steps; one never closed stays', async () => {
+    const closedIds = (await db().selectFrom('breach_incidents').select('id').where('status', '=', 'closed').execute()).map((r) => r.id);
+    const unclosed = await db().selectFrom('breach_incidents').select('id').where('status', '!=', 'closed').execute();
+    expect(closedIds.length).toBeGreaterThan(0);
+    clock.advance(5 * 365 * DAY - DAY);
+    expect((await purgeExpiredRecords(db(), clock, FEATURE_PURGES)).breach_incidents).toBe(0);
+    clock.advance(2 * DAY);
+    expect((await purgeExpiredRecords(db(), clock, FEATURE_PURGES)).breach_incidents).toBe(closedIds.length);
+    expect(await db().selectFrom('breach_incident_steps').select('id').where('incident_id', 'in', closedIds).execute()).toEqual([]);
+    expect(await db().selectFrom('breach_incidents').select('id').where('status', '!=', 'closed').execute()).toEqual(unclosed);
   });
 });

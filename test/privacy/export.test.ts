@@ -172,9 +172,13 @@ describeEachDialect('data rights: export', (database) => {
     expect({ status: gone.statusCode, error: gone.json().error }).toEqual({ status: 410, error: 'export_expired' });
     expect((await bob.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
     expect((await ann.client.get(`${GDPR}/exports/${crypto.randomUUID()}/download`)).statusCode).toBe(404);
-    // A second housekeeping run keeps the one tombstone.
+    // A second housekeeping run keeps the one tombstone; two years after the link expired it goes, and the link is 404.
     await purgeExpiredRecords(db(), clock, FEATURE_PURGES);
     expect((await ann.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(410);
+    clock.advance(2 * 365 * DAY - 30 * DAY);
+    expect((await purgeExpiredRecords(db(), clock, FEATURE_PURGES)).export_tombstones).toBeGreaterThanOrEqual(1);
+    expect((await signIn(ann.client, ann.authenticator)).statusCode).toBe(200);
+    expect((await ann.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
   });
 
   it('includes audit rows the system wrote about the user’s orders and passkeys; escapes formula-looking text cells in the CSVs', async () => {
