@@ -11,7 +11,8 @@ import { mintEmailLinkToken } from './auth/email-links.service.js';
 import { breachNotifyJob, breachSettleJob } from './admin/breach.job.js';
 import { BREACH_NOTIFY_JOB, BREACH_SETTLE_JOB } from './admin/breach.service.js';
 import { purgeErasedAccounts } from './privacy/erasure.service.js';
-import { EXPORT_JOB, exportJob } from './privacy/exports.service.js';
+import { purgeClosedIncidents } from './admin/breach-steps.service.js';
+import { EXPORT_JOB, exportJob, purgeExportTombstones } from './privacy/exports.service.js';
 
 export interface JobRunner {
   start(): void;
@@ -20,7 +21,7 @@ export interface JobRunner {
 }
 
 /** Each feature's purge of its own tables; housekeeping runs them, then purges the platform's tables. */
-export const FEATURE_PURGES: readonly RecordPurge[] = [purgeErasedAccounts, purgeExpiredAuthRecords];
+export const FEATURE_PURGES: readonly RecordPurge[] = [purgeErasedAccounts, purgeExportTombstones, purgeExpiredAuthRecords, purgeClosedIncidents];
 
 /** Every job kind the service runs, with its handler. Features add theirs here. */
 export function buildJobHandlers(platform: Platform): { handlers: JobHandlers; close(): void } {

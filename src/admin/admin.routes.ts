@@ -10,12 +10,16 @@ import {
   BreachAccepted,
   BreachNotifyBody,
   IncidentList,
+  IncidentParams,
+  IncidentStepBody,
+  IncidentStepView,
   StepUpNeeded,
   UsersQuery,
   ADMIN_DEFAULT_LIMIT,
 } from './admin.schema.js';
 import { listAccounts, readAudit } from './admin.service.js';
 import { listBreachIncidents, notifyBreach, type NotifyInput } from './breach.service.js';
+import { recordIncidentStep } from './breach-steps.service.js';
 import { Type } from 'typebox';
 
 const tags = ['admin'];
@@ -61,13 +65,13 @@ export function adminRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
-          summary: 'Breach incidents, newest first, with mail progress and the 72-hour authority deadline',
+          summary: 'Breach incidents, newest first, with mail progress, the 72-hour authority deadline and the steps after; audited admin.breach_read',
           querystring: Type.Pick(UsersQuery, ['limit', 'offset']),
           response: { 200: IncidentList, ...refusals },
         },
       },
       async (request, reply) => {
-        const { incidents, total } = await listBreachIncidents(deps, { limit: request.query.limit ?? ADMIN_DEFAULT_LIMIT, offset: request.query.offset ?? 0 });
+        const { incidents, total } = await listBreachIncidents(deps, authOf(request), { limit: request.query.limit ?? ADMIN_DEFAULT_LIMIT, offset: request.query.offset ?? 0 });
         reply.header('x-total-count', String(total));
         return incidents;
       },
@@ -99,6 +103,22 @@ export function adminRoutes(deps: AuthDeps): FastifyPluginAsyncTypebox {
         await verifyStepUp(deps, auth.userId, credential);
         return reply.status(202).send(await notifyBreach(deps, auth, input as NotifyInput));
       },
+    );
+
+    app.post(
+      '/api/admin/breach/:id/steps',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          summary: 'Record a step of the runbook after the mailing: authority_notified (once), note, closed; audited breach.step',
+          params: IncidentParams,
+          body: IncidentStepBody,
+          response: { 201: IncidentStepView, ...refusals, 404: error, 409: error },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await recordIncidentStep(deps, authOf(request), request.params.id, request.body)),
     );
   };
 }

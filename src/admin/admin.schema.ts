@@ -73,9 +73,15 @@ export const BreachNotifyBody = Type.Union([
       severity: Severity,
       detected_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the breach was found (default now)' })),
       affected: Type.Union([Type.Literal('all'), Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 10_000 })]),
+      notify_users: Type.Optional(
+        Type.Boolean({ description: 'Default true. false (severity low only): record the incident without mailing anyone; a resume mails them later' }),
+      ),
       credential: Type.Optional(AuthenticationResponse),
     },
-    { additionalProperties: false, description: 'A new incident' },
+    {
+      additionalProperties: false,
+      description: 'A new incident. One identical (summary, severity, affected) to an incident not closed is merged into it (`merged: true`)',
+    },
   ),
   Type.Object(
     { incident_id: Type.String({ format: 'uuid' }), credential: Type.Optional(AuthenticationResponse) },
@@ -90,7 +96,35 @@ export const BreachAccepted = Type.Object({
   incident_id: Type.String(),
   authority_deadline_at: Type.String({ description: 'detected_at + 72 hours: tell the supervisory authority by then' }),
   status: IncidentStatus,
+  merged: Type.Optional(Type.Literal(true, { description: 'An identical incident was open: this request resumed it instead of recording a second' })),
 });
+
+export const IncidentStepKind = Type.Union([Type.Literal('authority_notified'), Type.Literal('note'), Type.Literal('closed')]);
+
+export const IncidentStepBody = Type.Object(
+  {
+    step: IncidentStepKind,
+    note: Type.String({ minLength: 1, maxLength: 4000, description: 'What was done, by whom, references (an authority case number)' }),
+    at: Type.Optional(Type.String({ format: 'date-time', description: 'When it happened (default now; not in the future)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const IncidentStepView = Type.Object(
+  {
+    step: IncidentStepKind,
+    note: Type.String(),
+    at: Type.String(),
+    recorded_at: Type.String(),
+    recorded_by: Type.Union([Type.String(), Type.Null()], { description: 'The admin; null once their account is purged' }),
+  },
+  { additionalProperties: false },
+);
+export type IncidentStepView = Static<typeof IncidentStepView>;
+
+export const IncidentParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const Incident = Type.Object(
   {
@@ -101,12 +135,14 @@ export const Incident = Type.Object(
     detected_at: Type.String(),
     authority_deadline_at: Type.String(),
     created_at: Type.String(),
-    notified_at: Type.Union([Type.String(), Type.Null()]),
-    opened_by: Type.Union([Type.String(), Type.Null()]),
+    notified_at: NullableString,
+    closed_at: NullableString,
+    opened_by: NullableString,
     affected: Type.Union([Type.Literal('all'), Type.Array(Type.String()), Type.Null()]),
     to_mail: Type.Integer({ description: 'Verified addresses the incident concerns' }),
     queued: Type.Integer({ description: 'Mails queued so far' }),
     mailed: Type.Integer({ description: 'Mails handed to the mail server' }),
+    steps: Type.Array(IncidentStepView, { description: 'The runbook after the mailing, oldest first' }),
   },
   { additionalProperties: false },
 );

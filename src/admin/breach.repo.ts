@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { DbOrTx } from '../platform/db/database.js';
-import type { BreachIncidentsTable } from '../platform/db/schema.js';
+import type { BreachIncidentStepsTable, BreachIncidentsTable } from '../platform/db/schema.js';
 import { OPERATOR_EMAIL } from '../auth/operator.js';
 
 export type Affected = 'all' | readonly string[];
@@ -12,12 +12,15 @@ export interface Scope {
   readonly createdBy: string;
 }
 
-/** Live accounts with a verified address that the incident concerns (never the AUTH_V1=off operator). */
+/**
+ * Accounts with a verified address that the incident concerns (never the AUTH_V1=off operator). Erased accounts
+ * not yet purged are included: their data is still held, so the breach concerns them; the address is the last one
+ * they verified (an erased account cannot change it).
+ */
 function affectedUsers(db: DbOrTx, scope: Omit<Scope, 'incidentId'>) {
   let query = db
     .selectFrom('users')
     .where('users.email_verified_at', 'is not', null)
-    .where('users.deleted_at', 'is', null)
     .where('users.email', '!=', OPERATOR_EMAIL)
     .where('users.created_at', '<=', scope.createdBy);
   if (scope.affected !== 'all') query = query.where('users.id', 'in', [...scope.affected]);
@@ -75,6 +78,37 @@ export async function insertIncident(db: DbOrTx, row: Insertable<BreachIncidents
 
 export async function findIncident(db: DbOrTx, id: string) {
   return db.selectFrom('breach_incidents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Incidents not closed yet with this summary and severity: the candidates a new notification may duplicate. */
+export async function findUnclosedIncidentsLike(db: DbOrTx, summary: string, severity: string) {
+  return db.selectFrom('breach_incidents').selectAll().where('summary', '=', summary).where('severity', '=', severity as 'low').where('status', '!=', 'closed').orderBy('created_at').execute();
+}
+
+/** Closes the incident unless it is closed or still mailing; false when it was. */
+export async function closeIncident(db: DbOrTx, id: string, closedAt: string): Promise<boolean> {
+  const result = await db.updateTable('breach_incidents').set({ status: 'closed', closed_at: closedAt }).where('id', '=', id).where('status', 'in', ['open', 'notified']).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertIncidentStep(db: DbOrTx, row: Insertable<BreachIncidentStepsTable>): Promise<void> {
+  await db.insertInto('breach_incident_steps').values(row).execute();
+}
+
+export async function hasIncidentStep(db: DbOrTx, incidentId: string, step: BreachIncidentStepsTable['step']): Promise<boolean> {
+  return (await db.selectFrom('breach_incident_steps').select('id').where('incident_id', '=', incidentId).where('step', '=', step).executeTakeFirst()) !== undefined;
+}
+
+/** The steps of these incidents, oldest first. */
+export async function listIncidentSteps(db: DbOrTx, incidentIds: readonly string[]) {
+  if (incidentIds.length === 0) return [];
+  return db.selectFrom('breach_incident_steps').selectAll().where('incident_id', 'in', [...incidentIds]).orderBy('id').execute();
+}
+
+/** Deletes incidents closed before `cutoff`; their recipients and steps go with them. */
+export async function deleteIncidentsClosedBefore(db: DbOrTx, cutoff: string): Promise<number> {
+  const result = await db.deleteFrom('breach_incidents').where('status', '=', 'closed').where('closed_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function setIncidentStatus(db: DbOrTx, id: string, status: 'notifying' | 'notified', notifiedAt: string | null): Promise<void> {

@@ -65,6 +65,8 @@ function readme(exportedAt: string): string {
     ...BUNDLE_TABLES.map((table) => `${table.file.padEnd(22)}${table.about}`),
     '',
     'The CSV files are UTF-8, comma-separated, with a header row (RFC 4180). Times are UTC (ISO 8601).',
+    "A text cell starting with = + - @, a tab or a carriage return starts with an added ' in the CSV (so a spreadsheet",
+    'does not run it as a formula); data.json has the text as it is.',
     'Nothing secret is included: no session tokens or their hashes, no passkey public keys, no sign-in challenges,',
     'no email-link tokens.',
     '',
@@ -77,8 +79,15 @@ export function toCsv(columns: readonly string[], rows: readonly Row[]): string 
   return `${lines.join('\r\n')}\r\n`;
 }
 
+/** A plain decimal number: what a spreadsheet reads as a number, never as a formula (PostgreSQL sends bigints as text). */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+/** OWASP's CSV injection list: a cell starting with one of these may run as a formula in a spreadsheet. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // Text only: a number (-12.5) stays a number. data.json keeps the value as it is.
+  if (typeof value === 'string' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

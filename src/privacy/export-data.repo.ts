@@ -51,12 +51,29 @@ export async function readPaperPositions(db: DbOrTx, userId: string) {
   return db.selectFrom('paper_positions').select(EXPORT_COLUMNS.paper_positions).where('user_id', '=', userId).orderBy('symbol').execute();
 }
 
-/** Audit entries about the user: those they made, and those whose target is their account. */
+/**
+ * Audit entries about the user: those they made, and those whose target is their account or one of their things
+ * (an order, a passkey, a strategy, an export), whoever made them: a resting order's fill and a clone signal are
+ * written by the system.
+ */
 export async function readAuditEntries(db: DbOrTx, userId: string) {
   return db
     .selectFrom('audit_entries')
     .select(EXPORT_COLUMNS.audit_entries)
-    .where((eb) => eb.or([eb('actor_user_id', '=', userId), eb.and([eb('target_kind', '=', 'user'), eb('target_id', '=', userId)])]))
+    .where((eb) => {
+      const targetIn = (kind: 'order' | 'credential' | 'strategy' | 'export', ids: ReturnType<typeof idsOf>) =>
+        eb.and([eb('target_kind', '=', kind), eb('target_id', 'in', ids)]);
+      const idsOf = (table: 'orders' | 'passkey_credentials' | 'strategies' | 'data_exports') =>
+        eb.selectFrom(table).select((s) => s.cast<string>(`${table}.id`, 'text').as('id')).where(`${table}.user_id`, '=', userId);
+      return eb.or([
+        eb('actor_user_id', '=', userId),
+        eb.and([eb('target_kind', '=', 'user'), eb('target_id', '=', userId)]),
+        targetIn('order', idsOf('orders')),
+        targetIn('credential', idsOf('passkey_credentials')),
+        targetIn('strategy', idsOf('strategies')),
+        targetIn('export', idsOf('data_exports')),
+      ]);
+    })
     .orderBy('id')
     .execute();
 }

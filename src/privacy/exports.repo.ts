@@ -59,11 +59,32 @@ export async function clearExpiredBundles(db: DbOrTx, now: string): Promise<numb
   return Number(result.numUpdatedRows);
 }
 
-/** Deletes export records whose link expired before `cutoff`, and failed ones requested before it. */
+/**
+ * Deletes export records whose link expired before `cutoff`, and failed ones requested before it. An expired one
+ * leaves a tombstone first (its id, owner and expiry), so its link still answers 410: written before the delete and
+ * idempotent, a crash between the two leaves nothing the next run does not finish.
+ */
 export async function deleteOldExports(db: DbOrTx, cutoff: string): Promise<number> {
+  await db
+    .insertInto('export_tombstones')
+    .columns(['id', 'user_id', 'expired_at'])
+    .expression((eb) => eb.selectFrom('data_exports').select(['id', 'user_id', 'expires_at']).where('expires_at', 'is not', null).where('expires_at', '<', cutoff))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   const result = await db
     .deleteFrom('data_exports')
     .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb.and([eb('status', '=', 'failed'), eb('requested_at', '<', cutoff)])]))
     .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Whether `id` was one of the user's exports whose record is purged. */
+export async function hasExportTombstone(db: DbOrTx, userId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('export_tombstones').select('id').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Deletes tombstones of links that expired before `cutoff`. */
+export async function deleteExportTombstones(db: DbOrTx, cutoff: string): Promise<number> {
+  const result = await db.deleteFrom('export_tombstones').where('expired_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

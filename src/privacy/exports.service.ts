@@ -8,9 +8,22 @@ import type { AuthDeps } from '../auth/auth-context.js';
 import type { AuthContext } from '../auth/sessions.service.js';
 import { findUserById, lockUser } from '../auth/users.repo.js';
 import { buildBundle, collectBundleData } from './export-bundle.js';
-import { findExport, findExportBundle, findQueuedExport, insertExport, listExports, markExportFailed, markExportReady, type ExportRow } from './exports.repo.js';
+import {
+  deleteExportTombstones,
+  findExport,
+  findExportBundle,
+  findQueuedExport,
+  hasExportTombstone,
+  insertExport,
+  listExports,
+  markExportFailed,
+  markExportReady,
+  type ExportRow,
+} from './exports.repo.js';
 import { exportReadyMail } from './privacy-mails.js';
 import { PRIVACY_RETENTION } from './privacy-retention.js';
+import type { Db } from '../platform/db/database.js';
+import { cutoff } from '../platform/retention/purge.js';
 
 export const EXPORT_JOB = 'privacy.export';
 export const EXPORT_MAX_ATTEMPTS = 5;
@@ -62,16 +75,19 @@ export async function listMyExports(deps: PrivacyDeps, auth: AuthContext): Promi
   return (await listExports(deps.db, auth.userId)).map((row) => view(row, now));
 }
 
+const expired = () => new Gone('export_expired', 'This export has expired (downloads last 7 days); ask for a new one.');
+
 /**
  * The zip of one of the caller's exports: 404 for an unknown id or another user's, 409 `export_not_ready`
- * while it is being built, 410 `export_expired` once its 7 days are over.
+ * while it is being built, 410 `export_expired` once its 7 days are over, also after its record is purged (its tombstone).
  */
 export async function downloadMyExport(deps: PrivacyDeps, auth: AuthContext, id: string): Promise<{ bundle: Uint8Array; readyAt: string }> {
   const row = await findExportBundle(deps.db, auth.userId, id);
-  if (!row) throw new NotFound('not_found', 'There is no such export of your data.');
-  if (row.status === 'ready' && row.expires_at !== null && row.expires_at <= isoNow(deps.clock)) {
-    throw new Gone('export_expired', 'This export has expired (downloads last 7 days); ask for a new one.');
+  if (!row) {
+    if (await hasExportTombstone(deps.db, auth.userId, id)) throw expired();
+    throw new NotFound('not_found', 'There is no such export of your data.');
   }
+  if (row.status === 'ready' && row.expires_at !== null && row.expires_at <= isoNow(deps.clock)) throw expired();
   if (row.status !== 'ready' || row.bundle === null || row.ready_at === null) {
     throw new Conflict('export_not_ready', row.status === 'failed' ? 'This export failed; ask for a new one.' : 'This export is still being prepared.');
   }
@@ -111,4 +127,9 @@ export function exportJob(deps: PrivacyDeps) {
       throw error;
     }
   };
+}
+
+/** Data rights' housekeeping of export tombstones: gone `exportTombstones` after the link expired (then the link is 404). */
+export async function purgeExportTombstones(db: Db, now: Date): Promise<Record<string, number>> {
+  return { export_tombstones: await deleteExportTombstones(db, cutoff(now, PRIVACY_RETENTION.exportTombstones)) };
 }

@@ -25,4 +25,5 @@ export const ADMIN_ROUTES: readonly { method: 'GET' | 'POST'; url: string; body?
   { method: 'GET', url: '/api/admin/audit' },
   { method: 'GET', url: '/api/admin/breach' },
   { method: 'POST', url: '/api/admin/breach/notify', body: { summary: 'A test incident summary', severity: 'low', affected: 'all' } },
+  { method: 'POST', url: '/api/admin/breach/00000000-0000-4000-8000-000000000000/steps', body: { step: 'note', note: 'A note' } },
 ];

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { FEATURE_PURGES } from '../../src/job-runner.js';
+import { appendAudit } from '../../src/platform/audit/audit.js';
 import { DAY, MINUTE } from '../../src/platform/clock.js';
+import { purgeExpiredRecords } from '../../src/platform/retention/housekeeping.job.js';
 import { listLiveColumns } from '../../src/platform/db/database.js';
 import { BUNDLE_TABLES } from '../../src/privacy/export-bundle.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -19,6 +22,7 @@ const LEFT_OUT = {
   mail_outbox: 'copies of mails already in the mailbox, bodies blanked once sent',
   data_exports: 'the exports themselves',
   breach_recipients: 'the breach runbook ledger (admin)',
+  export_tombstones: 'the ids and expiry of exports whose record is purged, nothing else',
 } as const;
 
 describeEachDialect('data rights: export', (database) => {
@@ -154,6 +158,48 @@ describeEachDialect('data rights: export', (database) => {
     expect({ status: expired.statusCode, error: expired.json().error }).toEqual({ status: 410, error: 'export_expired' });
     expect((await bob.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
     expect((await ann.client.get(`${GDPR}/exports`)).json().find((e: { id: string }) => e.id === id).status).toBe('expired');
+  });
+
+  it('after the purge of its record (37 days) an expired link still answers 410 to its owner; 404 to another user and for an id that never was', async () => {
+    const id = await exportReady(ann);
+    const bob = await signedInAccount(new HttpClient(app), db());
+    clock.advance(37 * DAY + MINUTE);
+    await purgeExpiredRecords(db(), clock, FEATURE_PURGES);
+    expect(await db().selectFrom('data_exports').select('id').where('id', '=', id).execute()).toEqual([]);
+    expect((await signIn(ann.client, ann.authenticator)).statusCode).toBe(200);
+    expect((await signIn(bob.client, bob.authenticator)).statusCode).toBe(200);
+    const gone = await ann.client.get(`${GDPR}/exports/${id}/download`);
+    expect({ status: gone.statusCode, error: gone.json().error }).toEqual({ status: 410, error: 'export_expired' });
+    expect((await bob.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
+    expect((await ann.client.get(`${GDPR}/exports/${crypto.randomUUID()}/download`)).statusCode).toBe(404);
+    // A second housekeeping run keeps the one tombstone; two years after the link expired it goes, and the link is 404.
+    await purgeExpiredRecords(db(), clock, FEATURE_PURGES);
+    expect((await ann.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(410);
+    clock.advance(2 * 365 * DAY - 30 * DAY);
+    expect((await purgeExpiredRecords(db(), clock, FEATURE_PURGES)).export_tombstones).toBeGreaterThanOrEqual(1);
+    expect((await signIn(ann.client, ann.authenticator)).statusCode).toBe(200);
+    expect((await ann.client.get(`${GDPR}/exports/${id}/download`)).statusCode).toBe(404);
+  });
+
+  it('includes audit rows the system wrote about the user’s orders and passkeys; escapes formula-looking text cells in the CSVs', async () => {
+    const [order] = await db().selectFrom('orders').select('id').where('user_id', '=', ann.userId).execute();
+    // What a resting order's fill and a clone signal write: no actor, the user's order or passkey as target.
+    await appendAudit(db(), clock, { actorUserId: null, action: 'order.fill', targetKind: 'order', targetId: order!.id, context: { resting: true } });
+    await appendAudit(db(), clock, { actorUserId: null, action: 'credential.clone_suspected', targetKind: 'credential', targetId: ann.credentialId, context: { user_id: ann.userId } });
+    await appendAudit(db(), clock, { actorUserId: null, action: 'order.fill', targetKind: 'order', targetId: crypto.randomUUID(), context: { someone: 'else' } });
+    await createStrategy(ann, { ...FULL_STRATEGY, name: 'Formula', description: '=HYPERLINK("http://evil.example","click")' });
+
+    const files = unzipText((await ann.client.get(`${GDPR}/exports/${await exportReady(ann)}/download`)).rawPayload);
+    const data = JSON.parse(files['data.json']!);
+    const systemRows = data.audit_entries.filter((e: { actor_user_id: string | null }) => e.actor_user_id === null);
+    expect(systemRows.map((e: { action: string; target_id: string }) => [e.action, e.target_id])).toEqual(
+      expect.arrayContaining([['order.fill', order!.id], ['credential.clone_suspected', ann.credentialId]]),
+    );
+    expect(files['data.json']).not.toContain('someone');
+    const strategies = parseCsv(files['strategies.csv']!);
+    const description = strategies[0]!.indexOf('description');
+    expect(strategies.find((row) => row.includes('Formula'))![description]).toBe('\'=HYPERLINK("http://evil.example","click")');
+    expect(data.strategies.find((s: { name: string }) => s.name === 'Formula').description).toBe('=HYPERLINK("http://evil.example","click")');
   });
 
   it('AUTH_V1=off: every data-rights route answers 404', async () => {

@@ -120,5 +120,32 @@ describeInBrowser('the admin area in Chromium', () => {
     }
     await page.getByRole('cell', { name: 'notified', exact: true }).waitFor({ timeout: 1000 });
     await page.getByRole('cell', { name: '1 of 1' }).waitFor();
+
+    // The runbook after the mailing: the authority's notice, then the close, each with a note; no passkey asked.
+    const promptsBeforeSteps = (await webAuthnCalls(page)).length;
+    await page.getByText('Steps (0)').click();
+    const stepForm = page.getByRole('form', { name: /^Record a step of “A backup with email addresses/ });
+    await stepForm.getByLabel('Step').selectOption('authority_notified');
+    await stepForm.getByLabel('Note').fill('Told the authority by its web form, case 2026-117.');
+    await stepForm.getByRole('button', { name: 'Record step' }).click();
+    await page.getByText(/^Authority notified recorded for/).waitFor();
+    await page.getByText('Steps (1)').waitFor();
+    expect(await stepForm.getByLabel('Step').locator('option').allInnerTexts()).toEqual(['Note', 'Close the incident']);
+    await stepForm.getByLabel('Step').selectOption('closed');
+    await stepForm.getByLabel('Note').fill('Backup removed; post-mortem written.');
+    await stepForm.getByRole('button', { name: 'Record step' }).click();
+    await page.getByRole('cell', { name: 'closed', exact: true }).waitFor();
+    await page.getByText('Steps (2)').waitFor();
+    await page.getByText('Told the authority by its web form, case 2026-117.').waitFor();
+    expect((await webAuthnCalls(page)).length).toBe(promptsBeforeSteps);
+
+    // A low-severity incident recorded without mailing anyone.
+    await page.getByLabel('What happened, and which data (goes into the mail)').fill('A debug log showed one strategy name to its own owner.');
+    await page.getByLabel('Severity').selectOption('low');
+    await page.getByRole('checkbox', { name: /Record only, mail nobody/ }).check();
+    await page.getByRole('button', { name: 'Confirm with passkey and record without mailing' }).click();
+    await page.getByText(/Incident recorded: nobody is mailed \(recorded only\)/).waitFor();
+    await page.getByRole('cell', { name: 'open', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Mail affected people' }).waitFor();
   }, 120_000);
 });

@@ -251,6 +251,30 @@ export interface BreachIncidentsTable {
   created_at: Timestamp;
   /** JSON: `"all"` or an array of user ids (null for incidents recorded before 0006). */
   affected: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set by the `closed` step (0008). */
+  closed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export type IncidentStep = 'authority_notified' | 'note' | 'closed';
+
+/** The runbook's later steps of an incident, oldest first by id. */
+export interface BreachIncidentStepsTable {
+  id: Generated<number>;
+  incident_id: string;
+  step: IncidentStep;
+  note: string;
+  /** When it happened (the admin may give an earlier time than the recording). */
+  at: Timestamp;
+  recorded_at: Timestamp;
+  /** The admin; null once their account is purged (the `breach.step` audit row keeps their hash). */
+  recorded_by: string | null;
+}
+
+/** An export whose record was purged: its link answers 410 to its owner, not 404. */
+export interface ExportTombstonesTable {
+  id: string;
+  user_id: string;
+  expired_at: Timestamp;
 }
 
 /** One row per person an incident's mail was queued for: the key that stops a second mail. */
@@ -285,6 +309,8 @@ export interface Database {
   data_exports: DataExportsTable;
   breach_incidents: BreachIncidentsTable;
   breach_recipients: BreachRecipientsTable;
+  breach_incident_steps: BreachIncidentStepsTable;
+  export_tombstones: ExportTombstonesTable;
   rate_limit_counters: RateLimitCountersTable;
   hash_keys: HashKeysTable;
 }

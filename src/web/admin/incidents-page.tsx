@@ -8,6 +8,7 @@ import { Field, Notice } from '../ui/form';
 import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { AdminPage } from './admin-page';
 import { parseAffectedIds, unknownUsersText } from './affected-ids';
+import { IncidentSteps } from './incident-steps';
 
 type IncidentView = Static<typeof Incident>;
 type Accepted = Static<typeof BreachAccepted>;
@@ -49,10 +50,9 @@ function Incidents() {
   };
   useEffect(() => void load(offset), [offset]);
   const started = (accepted: Accepted, resumed: boolean) => {
-    setMessage({
-      kind: 'success',
-      text: `${resumed ? 'Incident resumed' : 'Incident recorded'}: affected people are being mailed (${accepted.status}). Tell the supervisory authority by ${when(accepted.authority_deadline_at)}.`,
-    });
+    const what = accepted.merged ? 'The same incident is already open, so it was resumed, not recorded twice' : resumed ? 'Incident resumed' : 'Incident recorded';
+    const mailing = accepted.status === 'open' ? 'nobody is mailed (recorded only)' : `affected people are being mailed (${accepted.status})`;
+    setMessage({ kind: 'success', text: `${what}: ${mailing}. Tell the supervisory authority by ${when(accepted.authority_deadline_at)}.` });
     // A new incident is the newest: show the first page, where it is.
     if (!resumed && offset !== 0) setOffset(0);
     else void load();
@@ -77,6 +77,7 @@ function Incidents() {
                 <th scope="col">Status</th>
                 <th scope="col">Mailed</th>
                 <th scope="col">Authority deadline</th>
+                <th scope="col">Runbook</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -94,7 +95,17 @@ function Incidents() {
                   </td>
                   <td>{when(incident.authority_deadline_at)}</td>
                   <td>
-                    {incident.status === 'notifying' && (
+                    <IncidentSteps
+                      incident={incident}
+                      when={when}
+                      onRecorded={(text) => {
+                        setMessage({ kind: 'success', text });
+                        void load();
+                      }}
+                    />
+                  </td>
+                  <td>
+                    {(incident.status === 'notifying' || incident.status === 'open') && (
                       <button
                         type="button"
                         class="secondary"
@@ -106,7 +117,7 @@ function Incidents() {
                           }
                         }}
                       >
-                        Resume mailing
+                        {incident.status === 'open' ? 'Mail affected people' : 'Resume mailing'}
                       </button>
                     )}
                   </td>
@@ -131,6 +142,8 @@ function NotifyForm(props: { onStarted: (accepted: Accepted) => void; onProblem:
   const [severity, setSeverity] = useState<'low' | 'medium' | 'high'>('medium');
   const [detectedAt, setDetectedAt] = useState('');
   const [who, setWho] = useState<'all' | 'these'>('all');
+  const [recordOnly, setRecordOnly] = useState(false);
+  const quiet = recordOnly && severity === 'low';
   const [idsText, setIdsText] = useState('');
   const [idsError, setIdsError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -151,7 +164,7 @@ function NotifyForm(props: { onStarted: (accepted: Accepted) => void; onProblem:
     }
     setBusy(true);
     try {
-      const body = { summary: summary.trim(), severity, affected, ...(detectedAt ? { detected_at: new Date(detectedAt).toISOString() } : {}) };
+      const body = { summary: summary.trim(), severity, affected, ...(detectedAt ? { detected_at: new Date(detectedAt).toISOString() } : {}), ...(quiet ? { notify_users: false } : {}) };
       props.onStarted(await withPasskey((credential) => api.post<Accepted>('/api/admin/breach/notify', { ...body, credential })));
       setSummary('');
       setIdsText('');
@@ -218,9 +231,21 @@ function NotifyForm(props: { onStarted: (accepted: Accepted) => void; onProblem:
           )}
         </Field>
       )}
+      {severity === 'low' && (
+        <label class="check">
+          <input type="checkbox" checked={recordOnly} onChange={(e) => setRecordOnly(e.currentTarget.checked)} /> Record only, mail nobody (low
+          risk to people; you can mail them later)
+        </label>
+      )}
       <div class="actions">
         <button type="submit" disabled={busy}>
-          {busy ? 'Waiting for your passkey…' : who === 'all' ? 'Confirm with passkey and notify everyone' : 'Confirm with passkey and notify these accounts'}
+          {busy
+            ? 'Waiting for your passkey…'
+            : quiet
+              ? 'Confirm with passkey and record without mailing'
+              : who === 'all'
+                ? 'Confirm with passkey and notify everyone'
+                : 'Confirm with passkey and notify these accounts'}
         </button>
       </div>
     </form>
