@@ -3,7 +3,7 @@ import { ApiError } from '../api';
 import { colourAt, scaleOf, scalePosition } from './heat-scale';
 import { labHref, labPrefill } from './lab-link';
 import { DEFAULT_MARKET_INPUTS } from './market-inputs';
-import { axisValues, cellCount, cellGrid, checkAxes, defaultAxis, describeCellCount, gridRequest } from './sweep-grid';
+import { axisValues, cellCount, cellGrid, checkAxes, defaultAxis, describeCellCount, gridRequest, niceStep } from './sweep-grid';
 import { checkValidation, DEFAULT_VALIDATION, sweepFormErrors, validationRequest } from './sweep-inputs';
 import { outOfSampleWarning, topCells } from './sweep-objectives';
 import type { SweepCell, SweepMetrics } from './sweep-types';
@@ -66,11 +66,29 @@ describe('the grid as typed', () => {
     expect(gridRequest([{ name: 'fast_period', min: '5', max: '20', step: '5' }])).toEqual({ fast_period: { min: 5, max: 20, step: 5 } });
   });
 
-  it('starts each parameter at ten values over its bounds', () => {
-    expect(defaultAxis(SMA.parameters[0]!)).toEqual({ name: 'fast_period', min: '2', max: '92', step: '10' });
-    expect(defaultAxis(SMA.parameters[1]!)).toEqual({ name: 'slow_period', min: '5', max: '392', step: '43' });
-    expect(defaultAxis(RSI.parameters[1]!)).toEqual({ name: 'oversold', min: '1', max: '46', step: '5' });
-    for (const parameter of [...SMA.parameters, ...RSI.parameters]) expect(cellCount([defaultAxis(parameter)])).toBe(10);
+  it('chooses nice steps: 1, 2, 2.5 or 5 times a power of ten, whole for whole-number parameters', () => {
+    expect([0.04, 0.1, 0.11, 0.45, 1, 1.2, 2.1, 3, 4.3, 9.8, 10.9, 39.5, 43, 120].map((least) => niceStep(least, false))).toEqual([
+      0.05, 0.1, 0.2, 0.5, 1, 2, 2.5, 5, 5, 10, 20, 50, 50, 200,
+    ]);
+    expect([0.3, 1, 2.1, 3, 10.9, 21, 39.5].map((least) => niceStep(least, true))).toEqual([1, 1, 5, 5, 20, 25, 50]);
+  });
+
+  it('starts each parameter at up to ten multiples of a nice step across its bounds', () => {
+    expect(defaultAxis(SMA.parameters[0]!)).toEqual({ name: 'fast_period', min: '10', max: '100', step: '10' });
+    expect(defaultAxis(SMA.parameters[1]!)).toEqual({ name: 'slow_period', min: '50', max: '400', step: '50' });
+    expect(defaultAxis(RSI.parameters[1]!)).toEqual({ name: 'oversold', min: '5', max: '50', step: '5' });
+    const stdDev = { name: 'std_dev', type: 'number' as const, default: 2, min: 0.5, max: 5, description: '' };
+    expect(defaultAxis(stdDev)).toEqual({ name: 'std_dev', min: '0.5', max: '5', step: '0.5' });
+    const donchian = { name: 'entry_period', type: 'integer' as const, default: 20, min: 2, max: 400, description: '' };
+    expect(axisValues(50, 400, 50)).toEqual([50, 100, 150, 200, 250, 300, 350, 400]);
+    expect(defaultAxis(donchian)).toEqual({ name: 'entry_period', min: '50', max: '400', step: '50' });
+    for (const parameter of [...SMA.parameters, ...RSI.parameters, stdDev, donchian]) {
+      const axis = defaultAxis(parameter);
+      const count = cellCount([axis]);
+      expect(count).toBeGreaterThanOrEqual(5);
+      expect(count).toBeLessThanOrEqual(10);
+      expect(checkAxes({ ...SMA, parameters: [parameter] }, [axis])).toEqual({});
+    }
   });
 });
 
