@@ -4,8 +4,8 @@ import { colourAt, scaleOf, scalePosition } from './heat-scale';
 import { labHref, labPrefill } from './lab-link';
 import { DEFAULT_MARKET_INPUTS } from './market-inputs';
 import { axisValues, cellCount, cellGrid, checkAxes, defaultAxis, describeCellCount, gridRequest, niceStep } from './sweep-grid';
-import { checkValidation, DEFAULT_VALIDATION, sweepFormErrors, validationRequest } from './sweep-inputs';
-import { outOfSampleWarning, topCells } from './sweep-objectives';
+import { checkMinTrades, checkValidation, DEFAULT_VALIDATION, sweepFormErrors, validationRequest } from './sweep-inputs';
+import { noTradeNote, outOfSampleWarning, thinNote, topCells } from './sweep-objectives';
 import type { SweepCell, SweepMetrics } from './sweep-types';
 import type { StrategyTemplate } from './types';
 
@@ -29,7 +29,7 @@ const RSI: StrategyTemplate = {
 };
 
 const METRICS: SweepMetrics = { total_return: 0.1, annualized_return: 0.05, sharpe_ratio: 1, max_drawdown: -0.1, win_rate: 0.5, profit_factor: 1.5, total_trades: 4 };
-const cell = (params: Record<string, number>, metrics: Partial<SweepMetrics> = {}): SweepCell => ({ ...METRICS, ...metrics, params });
+const cell = (params: Record<string, number>, metrics: Partial<SweepMetrics> = {}, thin = false): SweepCell => ({ ...METRICS, ...metrics, params, thin });
 
 describe('the grid as typed', () => {
   it('expands a range as the server does: min + k·step up to max, 0.1 steps without drift', () => {
@@ -132,6 +132,21 @@ describe('the heat map', () => {
     // The shallowest drawdown is the highest value.
     expect(topCells([cell({ a: 1 }, { max_drawdown: -0.3 }), cell({ a: 2 }, { max_drawdown: -0.1 })], 'max_drawdown', 1)[0]!.params.a).toBe(2);
   });
+  it('ranks thin cells (too few trades) after every other, whatever their objective, as the server does', () => {
+    const cells = [cell({ a: 1 }, { sharpe_ratio: 3, total_trades: 2 }, true), cell({ a: 2 }, { sharpe_ratio: null }), cell({ a: 3 }, { sharpe_ratio: 0.5 }), cell({ a: 4 }, { sharpe_ratio: 1 }, true)];
+    expect(topCells(cells, 'sharpe_ratio', 10).map((c) => c.params.a)).toEqual([3, 2, 1, 4]);
+    expect(thinNote(10)).toBe('fewer than 10 trades: ranked below every cell with enough');
+  });
+});
+
+describe('an out-of-sample run without a trade', () => {
+  it('says so in words, with the days and the parameters, instead of bare zeros', () => {
+    const flat: SweepMetrics = { total_return: 0, annualized_return: 0, sharpe_ratio: null, max_drawdown: 0, win_rate: null, profit_factor: null, total_trades: 0 };
+    expect(noTradeNote(flat, 'Fast period 40, slow period 200', '2019-01-02', '2020-04-17')).toBe(
+      'No trade in this window: the chosen parameters (fast period 40, slow period 200) never signalled between 2019-01-02 and 2020-04-17; its return is 0 by holding cash, and the ratios that need a trade have no value.',
+    );
+    expect(noTradeNote({ ...flat, total_trades: 1 }, 'Fast period 40', '2019-01-02', '2020-04-17')).toBeUndefined();
+  });
 });
 
 describe('the out-of-sample warning', () => {
@@ -193,5 +208,11 @@ describe('the out-of-sample inputs and the sweep’s refusals', () => {
     expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'No.', [{ field: 'body.validation.walk_forward.windows', message: 'x' }])).fields).toEqual({ validation: 'No.' });
     expect(sweepFormErrors(new ApiError(404, 'unknown_symbol', 'None.')).fields).toEqual({ symbol: 'None.' });
     expect(sweepFormErrors(new ApiError(503, 'busy', 'Busy.')).form).toMatch(/\(503\): Busy\./);
+    expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'Whole.', [{ field: 'body.min_trades', message: 'x' }])).fields).toEqual({ min_trades: 'Whole.' });
+  });
+
+  it('takes a minimum of trades from 0 to 100,000, whole', () => {
+    for (const good of ['0', '10', '100000']) expect(checkMinTrades(good)).toEqual({});
+    for (const bad of ['', '-1', '2.5', '100001', 'ten']) expect(checkMinTrades(bad)).toEqual({ min_trades: 'Enter a whole number of trades from 0 to 100,000.' });
   });
 });
