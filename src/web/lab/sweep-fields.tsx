@@ -132,16 +132,17 @@ export function ObjectiveField(props: { value: Objective; error: string | undefi
 
 /** The minimum of round-trip trades a cell needs to rank: thinner cells are marked and never shown as best. */
 export function MinTradesField(props: { value: string; error: string | undefined; onChange: (next: string) => void }) {
+  const hint = 'A cell with fewer round-trip trades is marked thin and ranked below every cell with enough: a few lucky trades cannot make the best cell.';
   return (
     <TextField
-      label="Minimum trades"
       type="number"
-      name="min_trades"
       inputMode="numeric"
       min={0}
       step={1}
       required
-      hint="A cell with fewer round-trip trades is marked thin and ranked below every cell with enough: a few lucky trades cannot make the best cell."
+      label="Minimum trades"
+      name="min_trades"
+      hint={hint}
       value={props.value}
       error={props.error}
       onInput={(event) => props.onChange(event.currentTarget.value)}
