@@ -37,6 +37,11 @@ export function cellCount(axes: readonly AxisInputs[]): number {
   }, 1);
 }
 
+/** A count of cells; past 2^53 (a step of 1e-300) in words, as the server says it, not hundreds of digits. */
+function formatCells(total: number): string {
+  return total > Number.MAX_SAFE_INTEGER ? `more than ${formatCount(Number.MAX_SAFE_INTEGER)}` : formatCount(total);
+}
+
 /** "10 × 4 = 40 cells", or "10 cells" for one parameter. */
 export function describeCellCount(axes: readonly AxisInputs[]): string {
   const lengths = axes.map((axis) => {
@@ -44,8 +49,8 @@ export function describeCellCount(axes: readonly AxisInputs[]): string {
     return axisLength(min, max, step);
   });
   const total = cellCount(axes);
-  const cells = `${formatCount(total)} ${total === 1 ? 'cell' : 'cells'}`;
-  return lengths.length < 2 ? cells : `${lengths.map(formatCount).join(' × ')} = ${cells}`;
+  const cells = `${formatCells(total)} ${total === 1 ? 'cell' : 'cells'}`;
+  return lengths.length < 2 ? cells : `${lengths.map(formatCells).join(' × ')} = ${cells}`;
 }
 
 /** The most values a default axis gives. */
@@ -108,7 +113,7 @@ export function checkAxes(template: StrategyTemplate, axes: readonly AxisInputs[
   if (axes.length === 2 && axes[0]!.name === axes[1]!.name) errors[`grid.${axes[1]!.name}`] = 'Choose two different parameters.';
   const total = cellCount(axes);
   if (Object.keys(errors).length === 0 && total > MAX_CELLS) {
-    errors.grid = `The grid has ${formatCount(total)} cells; at most ${formatCount(MAX_CELLS)}. Widen a step or narrow a range.`;
+    errors.grid = `The grid has ${formatCells(total)} cells; at most ${formatCount(MAX_CELLS)}. Widen a step or narrow a range.`;
   }
   return errors;
 }

@@ -66,6 +66,12 @@ describe('the grid as typed', () => {
     expect(gridRequest([{ name: 'fast_period', min: '5', max: '20', step: '5' }])).toEqual({ fast_period: { min: 5, max: 20, step: 5 } });
   });
 
+  it('says a count past 2^53 in words, as the server does, instead of hundreds of digits', () => {
+    const tiny = [{ name: 'oversold', min: '1', max: '50', step: '1e-300' }];
+    expect(describeCellCount(tiny)).toBe('more than 9,007,199,254,740,991 cells');
+    expect(checkAxes(RSI, tiny)).toEqual({ grid: 'The grid has more than 9,007,199,254,740,991 cells; at most 10,000. Widen a step or narrow a range.' });
+  });
+
   it('chooses nice steps: 1, 2, 2.5 or 5 times a power of ten, whole for whole-number parameters', () => {
     expect([0.04, 0.1, 0.11, 0.45, 1, 1.2, 2.1, 3, 4.3, 9.8, 10.9, 39.5, 43, 120].map((least) => niceStep(least, false))).toEqual([
       0.05, 0.1, 0.2, 0.5, 1, 2, 2.5, 5, 5, 10, 20, 50, 50, 200,
