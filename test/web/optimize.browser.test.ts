@@ -190,6 +190,18 @@ describeInBrowser('the Optimize view in Chromium', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       await shot('split');
 
+      // Held out from a date six bars before the end: too short for a 20-bar SMA to form, so no trade, said in words.
+      await page.getByLabel('Hold out from a date on').check();
+      await page.getByLabel('Held out from').fill('2020-04-09');
+      const short = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      const shortAnswer = (await (await short).json()) as { validation: { out_of_sample: { total_trades: number; total_return: number } } };
+      expect(shortAnswer.validation.out_of_sample).toMatchObject({ total_trades: 0, total_return: 0 });
+      await page
+        .getByText(/^No trade in this window: the chosen parameters \(fast period \d+, slow period \d+\) never signalled between 2020-04-09 and 2020-04-17; its return is 0 by holding cash/)
+        .waitFor();
+      await shot('split-without-trade');
+
       // Walk-forward: the stitched out-of-sample chart and one row per window.
       await page.getByLabel('Walk-forward: optimise on rolling windows, test each on the next').check();
       await page.getByLabel('Number of windows').fill('4');
