@@ -5,6 +5,7 @@
  * unrounded values.
  */
 import {
+  isThin,
   moneyArray,
   type BarSeries,
   type CellMetrics,
@@ -17,7 +18,7 @@ import { roundedRatios } from './backtest-result.js';
 import type { SweepResult } from './sweep.schema.js';
 
 type RoundedMetrics = ReturnType<typeof roundedMetrics>;
-type Cell = { params: Record<string, number> } & RoundedMetrics;
+type Cell = { params: Record<string, number> } & RoundedMetrics & { thin: boolean };
 
 export interface SweepResultInput {
   readonly symbol: string;
@@ -26,6 +27,8 @@ export interface SweepResultInput {
   readonly startDate: string;
   readonly endDate: string;
   readonly objective: string;
+  /** Cells with fewer round trips are thin. */
+  readonly minTrades: number;
   readonly bars: BarSeries;
   readonly plan: SweepPlan;
   readonly outcome: SweepOutcome;
@@ -33,7 +36,7 @@ export interface SweepResultInput {
 
 export function sweepResult(input: SweepResultInput): SweepResult {
   const { plan, outcome, template, bars } = input;
-  const cells = plan.cells.map((params, i) => cell(template, params, outcome.metrics[i]!));
+  const cells = plan.cells.map((params, i) => cell(template, params, outcome.metrics[i]!, input.minTrades));
   const best = cells[outcome.best]!;
   const result: SweepResult = {
     symbol: input.symbol,
@@ -41,6 +44,7 @@ export function sweepResult(input: SweepResultInput): SweepResult {
     start_date: input.startDate,
     end_date: input.endDate,
     objective: input.objective,
+    min_trades: input.minTrades,
     parameters: [...plan.parameters],
     cells,
     skipped_cells: plan.skipped,
@@ -71,8 +75,8 @@ export function sweepResult(input: SweepResultInput): SweepResult {
   return result;
 }
 
-function cell(template: StrategyTemplate, params: ResolvedParameters, metrics: CellMetrics): Cell {
-  return { params: templateOrdered(template, params), ...roundedMetrics(metrics) };
+function cell(template: StrategyTemplate, params: ResolvedParameters, metrics: CellMetrics, minTrades: number): Cell {
+  return { params: templateOrdered(template, params), ...roundedMetrics(metrics), thin: isThin(metrics, minTrades) };
 }
 
 /** Every parameter of the template, in the template's order (GET /api/templates). */

@@ -1,6 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { BacktestRequest } from './backtest.schema.js';
 
+/** A sweep's minimum of round-trip trades when the request gives none (docs/market-data.md, "Parameter sweep route"). */
+export const DEFAULT_MIN_TRADES = 10;
+
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const Fraction = { exclusiveMinimum: 0, exclusiveMaximum: 1 };
 
@@ -71,6 +74,13 @@ export const SweepRequest = Type.Object(
       description: 'One or two parameters of the template (GET /api/templates), each a {min, max, step} range or a list; at most 10,000 cells',
     }),
     objective: SweepObjective,
+    min_trades: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100_000,
+        description: `Cells with fewer round-trip trades are thin: ranked below every cell with enough, so best only when every cell is thin; default ${DEFAULT_MIN_TRADES}, 0 ranks every cell alike`,
+      }),
+    ),
     validation: Type.Optional(SweepValidation),
   },
   { additionalProperties: false },
@@ -91,6 +101,7 @@ const Metrics = Type.Object(CellMetrics);
 const Cell = Type.Object({
   params: Type.Record(Type.String(), Type.Number(), { description: 'Every parameter of the template: the grid values and the defaults' }),
   ...CellMetrics,
+  thin: Type.Boolean({ description: 'Fewer round-trip trades than min_trades: ranked below every cell with enough' }),
 });
 /** A walk-forward window's side: its first and last bar and the chosen cell's metrics there. */
 const WindowSide = Type.Object({
@@ -126,6 +137,7 @@ export const SweepResult = Type.Object(
     start_date: Type.String({ description: 'First bar used, ISO 8601 UTC timestamp' }),
     end_date: Type.String({ description: 'Last bar used, ISO 8601 UTC timestamp' }),
     objective: Type.String(),
+    min_trades: Type.Integer({ description: 'The minimum of round-trip trades a cell needs to rank (the request’s, or the default)' }),
     parameters: Type.Array(Type.String(), { description: 'The grid’s parameters in the template’s order' }),
     cells: Type.Array(Cell, { description: 'Row-major: the first parameter’s values ascending, for each the second’s; cells breaking a rule of the template are left out' }),
     skipped_cells: Type.Integer({ description: 'Grid cells left out for breaking a rule of the template (fast below slow …)' }),

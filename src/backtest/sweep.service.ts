@@ -5,7 +5,7 @@ import { barsInPeriod, templateById, usedPeriod, type BacktestDeps } from './bac
 import { refusedByEngine, refusedByEngineAsync } from './engine-refusal.js';
 import type { SweepPool } from './sweep-pool.js';
 import { sweepResult } from './sweep-result.js';
-import type { SweepRequest, SweepResult, SweepValidation } from './sweep.schema.js';
+import { DEFAULT_MIN_TRADES, type SweepRequest, type SweepResult, type SweepValidation } from './sweep.schema.js';
 
 export interface SweepDeps extends BacktestDeps {
   /** The worker threads the cells run on. */
@@ -26,16 +26,17 @@ export async function sweepBody(deps: SweepDeps, request: SweepRequest, serializ
   assertTicker(request.symbol);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
   const objective = request.objective as SweepObjective;
+  const minTrades = request.min_trades ?? DEFAULT_MIN_TRADES;
   const capital = request.initial_capital;
   // The plan's axes, not the request's grid: a range and the list of its values are the same sweep.
-  const key = JSON.stringify(['sweep', request.symbol, version, period.from, period.to, feed, template.id, plan.parameters, plan.axes, objective, validation ?? null, capital]);
+  const key = JSON.stringify(['sweep', request.symbol, version, period.from, period.to, feed, template.id, plan.parameters, plan.axes, objective, minTrades, validation ?? null, capital]);
   return deps.responses.getOrCreate(key, async () => {
     const outcome = await refusedByEngineAsync(() =>
-      runSweep({ bars, template, plan, initialCapital: capital, objective, ...(validation ? { validation } : {}) }, (cellBars, cells) =>
+      runSweep({ bars, template, plan, initialCapital: capital, objective, minTrades, ...(validation ? { validation } : {}) }, (cellBars, cells) =>
         deps.sweeps.runCells(cellBars, template, cells, capital),
       ),
     );
-    return serialize(sweepResult({ symbol: request.symbol, template, ...usedPeriod(bars), objective, bars, plan, outcome }));
+    return serialize(sweepResult({ symbol: request.symbol, template, ...usedPeriod(bars), objective, minTrades, bars, plan, outcome }));
   });
 }
 

@@ -42,8 +42,8 @@ describeEachDialect('parameter sweep HTTP', (db) => {
     const response = await sweep({ ...PERIOD, grid: GRID, objective: 'sharpe_ratio' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body)).toEqual(['symbol', 'strategy', 'start_date', 'end_date', 'objective', 'parameters', 'cells', 'skipped_cells', 'best']);
-    expect(body).toMatchObject({ symbol: 'SPX', strategy: 'sma_crossover', start_date: '2012-01-03T00:00:00.000Z', objective: 'sharpe_ratio' });
+    expect(Object.keys(body)).toEqual(['symbol', 'strategy', 'start_date', 'end_date', 'objective', 'min_trades', 'parameters', 'cells', 'skipped_cells', 'best']);
+    expect(body).toMatchObject({ symbol: 'SPX', strategy: 'sma_crossover', start_date: '2012-01-03T00:00:00.000Z', objective: 'sharpe_ratio', min_trades: 10 });
     expect(body.parameters).toEqual(['fast_period', 'slow_period']);
     expect(body.cells.map((c: Cell) => [c.params.fast_period, c.params.slow_period])).toEqual([
       [5, 10], [5, 20], [5, 30], [10, 20], [10, 30], [15, 20], [15, 30],
@@ -59,11 +59,36 @@ describeEachDialect('parameter sweep HTTP', (db) => {
   });
 
   it('keeps the parameters outside the grid at their defaults and ranks by any objective (max_drawdown: the shallowest)', async () => {
-    const body = (await sweep({ ...PERIOD, strategy: 'rsi_reversion', grid: { period: [7, 14, 21] }, objective: 'max_drawdown' })).json();
+    // min_trades 0: every cell ranks, however few its trades (RSI reversion trades rarely).
+    const body = (await sweep({ ...PERIOD, strategy: 'rsi_reversion', grid: { period: [7, 14, 21] }, objective: 'max_drawdown', min_trades: 0 })).json();
     expect(body.parameters).toEqual(['period']);
     expect(body.cells).toHaveLength(3);
     expect(body.cells[0].params).toEqual({ period: 7, oversold: 30, overbought: 70 });
     expect(body.best.max_drawdown).toBe(Math.max(...body.cells.map((c: Cell) => c.max_drawdown!)));
+  });
+
+  it('never answers a thin cell (fewer trades than min_trades, default 10) as best while another has enough, and marks each thin cell', async () => {
+    const request = { ...PERIOD, grid: { fast_period: [2, 5, 10, 20, 40], slow_period: [50, 100, 200] }, objective: 'sharpe_ratio' };
+    const open = (await sweep({ ...request, min_trades: 0 })).json();
+    expect(open.min_trades).toBe(0);
+    expect(open.cells.every((c: Cell & { thin: boolean }) => c.thin === false)).toBe(true);
+    const top: Cell = open.best;
+    const minTrades = top.total_trades! + 1;
+    const response = await sweep({ ...request, min_trades: minTrades });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.min_trades).toBe(minTrades);
+    for (const cell of body.cells as (Cell & { thin: boolean })[]) expect(cell.thin, JSON.stringify(cell.params)).toBe(cell.total_trades! < minTrades);
+    expect(body.best.params).not.toEqual(top.params);
+    expect(body.best.thin).toBe(false);
+    const enough = (body.cells as (Cell & { thin: boolean })[]).filter((c) => !c.thin);
+    expect(body.best.sharpe_ratio).toBe(Math.max(...enough.map((c) => c.sharpe_ratio ?? -Infinity)));
+    // The cell that tops the objective is still answered, marked thin.
+    expect(body.cells.find((c: Cell) => JSON.stringify(c.params) === JSON.stringify(top.params)).thin).toBe(true);
+    // Left out, min_trades is 10.
+    const byDefault = (await sweep(request)).json();
+    expect(byDefault.min_trades).toBe(10);
+    expect(byDefault.cells.map((c: Cell & { thin: boolean }) => c.thin)).toEqual(byDefault.cells.map((c: Cell) => c.total_trades! < 10));
   });
 
   it('gives byte-identical bodies for the same request, and for a range written as its list of values', async () => {
@@ -136,6 +161,8 @@ describeEachDialect('parameter sweep HTTP', (db) => {
     ['no parameter', { grid: {} }, 'invalid_grid', 'grid'],
     ['three parameters', { strategy: 'rsi_reversion', grid: { period: [7], oversold: [30], overbought: [70] } }, 'invalid_grid', 'grid'],
     ['no cell with fast below slow', { grid: { fast_period: [50], slow_period: [20, 30] } }, 'invalid_grid', 'grid'],
+    ['a negative minimum of trades', { min_trades: -1 }, 'validation_failed', 'min_trades'],
+    ['a fractional minimum of trades', { min_trades: 2.5 }, 'validation_failed', 'min_trades'],
     ['a split date before the bars', { validation: { split_date: '2000-01-01' } }, 'invalid_validation', 'validation'],
     ['a split date that is no date', { validation: { split_date: 'soon' } }, 'invalid_validation', 'soon'],
     ['an in-sample fraction leaving one bar', { validation: { in_sample_fraction: 0.0001 } }, 'invalid_validation', 'validation'],

@@ -48,9 +48,12 @@ describeInBrowser('the Optimize view in Chromium', () => {
       await page.getByRole('heading', { name: 'Optimize a strategy', level: 1 }).waitFor();
       await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');
       expect(await page.getByLabel('First parameter').inputValue()).toBe('fast_period');
-      expect(await page.getByLabel('Fast period: from').inputValue()).toBe('2');
-      expect(await page.getByLabel('Fast period: to').inputValue()).toBe('92');
-      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('10 × 10 = 100 cells (at most 10,000)');
+      // Default ranges on nice steps: fast 10, 20, …, 100 and slow 50, 100, …, 400.
+      expect(await page.getByLabel('Fast period: from').inputValue()).toBe('10');
+      expect(await page.getByLabel('Fast period: to').inputValue()).toBe('100');
+      expect(await page.getByLabel('Slow period: step').inputValue()).toBe('50');
+      expect(await page.locator('output[name="cell-count"]').innerText()).toBe('10 × 8 = 80 cells (at most 10,000)');
+      expect(await page.getByLabel('Minimum trades').inputValue()).toBe('10');
 
       // Too many cells: counted as typed and refused without sending anything.
       await page.getByLabel('Fast period: step').fill('1');
@@ -91,6 +94,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
           strategy: 'sma_crossover',
           grid: { fast_period: { min: 5, max: 20, step: 5 }, slow_period: { min: 30, max: 60, step: 10 } },
           objective: 'total_return',
+          min_trades: 10,
         },
       ]);
       expect(answer.cells).toHaveLength(16);
@@ -186,6 +190,18 @@ describeInBrowser('the Optimize view in Chromium', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       await shot('split');
 
+      // Held out from a date six bars before the end: too short for a 20-bar SMA to form, so no trade, said in words.
+      await page.getByLabel('Hold out from a date on').check();
+      await page.getByLabel('Held out from').fill('2020-04-09');
+      const short = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      const shortAnswer = (await (await short).json()) as { validation: { out_of_sample: { total_trades: number; total_return: number } } };
+      expect(shortAnswer.validation.out_of_sample).toMatchObject({ total_trades: 0, total_return: 0 });
+      await page
+        .getByText(/^No trade in this window: the chosen parameters \(fast period \d+, slow period \d+\) never signalled between 2020-04-09 and 2020-04-17; its return is 0 by holding cash/)
+        .waitFor();
+      await shot('split-without-trade');
+
       // Walk-forward: the stitched out-of-sample chart and one row per window.
       await page.getByLabel('Walk-forward: optimise on rolling windows, test each on the next').check();
       await page.getByLabel('Number of windows').fill('4');
@@ -193,7 +209,11 @@ describeInBrowser('the Optimize view in Chromium', () => {
       await page.getByRole('button', { name: 'Run sweep' }).click();
       expect(JSON.parse((await walk).request().postData()!).validation).toEqual({ walk_forward: { windows: 4, in_sample_fraction: 0.7 } });
       expect((await walk).status()).toBe(200);
+      const walkAnswer = (await (await walk).json()) as { validation: { walk_forward: { windows: { out_of_sample: { total_trades: number } }[] } } };
       await page.getByRole('img', { name: 'Stitched out-of-sample equity' }).locator('canvas').first().waitFor();
+      // A window whose out-of-sample run made no trade is explained in words, not left at a bare 0.00 %.
+      const idle = walkAnswer.validation.walk_forward.windows.filter((w) => w.out_of_sample.total_trades === 0).length;
+      expect(await page.locator('.sweep-no-trade li').filter({ hasText: /^Window \d+: No trade in this window: the chosen parameters \(fast period \d+, slow period \d+\) never signalled between / }).count()).toBe(idle);
       await expect.poll(() => page.getByRole('table', { name: 'Windows' }).locator('tbody tr').count()).toBe(4);
       expect(await page.getByRole('table', { name: 'Windows' }).locator('tbody tr').first().locator('td').nth(2).innerText()).toMatch(/^Fast period \d+, slow period \d+$/);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
@@ -211,6 +231,26 @@ describeInBrowser('the Optimize view in Chromium', () => {
       await expect.poll(() => page.evaluate(CANVAS_COLOURS)).toBeGreaterThan(5);
       expect(await page.locator('.top-cells-table thead th').allInnerTexts()).toContain('Fast period');
       await shot('one-parameter');
+
+      // A minimum of trades above most cells': those are hatched and marked thin, never the best cell.
+      const trades = ((await (await single).json()) as { cells: { total_trades: number }[] }).cells.map((cell) => cell.total_trades);
+      const most = Math.max(...trades);
+      expect(Math.min(...trades)).toBeLessThan(most);
+      await page.getByLabel('Minimum trades').fill(String(most));
+      const filtered = page.waitForResponse('**/api/backtest/sweep');
+      await page.getByRole('button', { name: 'Run sweep' }).click();
+      expect(JSON.parse((await filtered).request().postData()!).min_trades).toBe(most);
+      const filteredAnswer = (await (await filtered).json()) as { best: { total_trades: number; thin: boolean }; cells: { thin: boolean }[] };
+      expect(filteredAnswer.best).toMatchObject({ total_trades: most, thin: false });
+      const thinCount = filteredAnswer.cells.filter((cell) => cell.thin).length;
+      expect(thinCount).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.heat-legend').innerText()).toContain(`hatched: thin, fewer than ${most} trades: ranked below every cell with enough`);
+      const rows = page.locator('.top-cells-table tbody tr');
+      expect(await rows.first().innerText()).not.toContain('thin');
+      expect(await page.locator('.top-cells-table__thin').count()).toBe(thinCount);
+      expect(await page.locator('.top-cells-table__thin th').first().textContent()).toMatch(/^\d+ thin: fewer than \d+ trades: ranked below every cell with enough$/);
+      expect(await page.locator('.results__what').innerText()).toContain(`with fewer than ${most} trades`);
+      await shot('thin-cells');
 
       // A refusal from the server lands beside its field, as in the other lab forms.
       await page.getByLabel('Symbol').fill('ZZZZ');

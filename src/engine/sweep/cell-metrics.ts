@@ -38,18 +38,27 @@ export function cellMetricsOf(metrics: BacktestMetrics): CellMetrics {
 /**
  * The index of the cell with the highest objective value (max_drawdown is ≤ 0, so the shallowest); null ranks
  * below every number; of equal values the lowest index wins (the earliest cell in the parameter order). With every
- * value null, 0. Requires at least one cell.
+ * value null, 0. A thin cell (fewer than `minTrades` round trips) ranks below every cell with enough, so it is best
+ * only when every cell is thin. Requires at least one cell.
  */
-export function bestCellIndex(metrics: readonly CellMetrics[], objective: SweepObjective): number {
+export function bestCellIndex(metrics: readonly CellMetrics[], objective: SweepObjective, minTrades = 0): number {
   if (metrics.length === 0) throw new RangeError('bestCellIndex needs at least one cell.');
   let best = 0;
-  let bestValue = metrics[0]![objective];
   for (let i = 1; i < metrics.length; i++) {
-    const value = metrics[i]![objective];
-    if (value !== null && (bestValue === null || value > bestValue)) {
-      best = i;
-      bestValue = value;
-    }
+    if (ranksAbove(metrics[i]!, metrics[best]!, objective, minTrades)) best = i;
   }
   return best;
+}
+
+/** Fewer round trips than the minimum: too few for its figures to mean much, so never ranked above a cell with enough. */
+export function isThin(metrics: CellMetrics, minTrades: number): boolean {
+  return metrics.total_trades < minTrades;
+}
+
+function ranksAbove(cell: CellMetrics, other: CellMetrics, objective: SweepObjective, minTrades: number): boolean {
+  const thin = isThin(cell, minTrades);
+  if (thin !== isThin(other, minTrades)) return !thin;
+  const value = cell[objective];
+  const otherValue = other[objective];
+  return value !== null && (otherValue === null || value > otherValue);
 }

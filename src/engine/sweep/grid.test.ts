@@ -1,4 +1,5 @@
 /** planSweep: a grid of one or two template parameters expanded into cells, and what it refuses. */
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../engine-error.js';
 import { findTemplate } from '../templates.js';
@@ -7,6 +8,43 @@ import { MAX_SWEEP_CELLS, planSweep, type GridSpec } from './grid.js';
 const sma = findTemplate('sma_crossover')!;
 const rsi = findTemplate('rsi_reversion')!;
 const bollinger = findTemplate('bollinger_reversion')!;
+
+/**
+ * planSweep in a worker thread, ended at the deadline: a count that never ends fails the test instead of hanging
+ * the run (a loop on this thread would block the test's own timeout too).
+ */
+function planWithin(ms: number, templateId: string, grid: GridSpec): Promise<{ code: string; message: string }> {
+  const module = new URL('./grid.ts', import.meta.url).href;
+  const templates = new URL('../templates.ts', import.meta.url).href;
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    (async () => {
+      const { tsImport } = await import('tsx/esm/api');
+      const { planSweep } = await tsImport(workerData.module, workerData.module);
+      const { findTemplate } = await tsImport(workerData.templates, workerData.templates);
+      parentPort.postMessage('started');
+      try {
+        const plan = planSweep(findTemplate(workerData.templateId), workerData.grid);
+        parentPort.postMessage({ code: 'planned', message: plan.cells.length + ' cells' });
+      } catch (error) {
+        parentPort.postMessage({ code: error.code, message: error.message });
+      }
+    })();`;
+  const worker = new Worker(code, { eval: true, workerData: { module, templates, templateId, grid } });
+  let timer: NodeJS.Timeout | undefined;
+  const answer = new Promise<{ code: string; message: string }>((resolve, reject) => {
+    worker.on('message', (message: 'started' | { code: string; message: string }) => {
+      // The deadline counts from the call, not from the thread's start (loading the modules takes a while on a busy machine).
+      if (message === 'started') timer = setTimeout(() => reject(new Error(`planSweep still counting after ${ms} ms`)), ms);
+      else resolve(message);
+    });
+    worker.on('error', reject);
+  });
+  return answer.finally(() => {
+    clearTimeout(timer);
+    void worker.terminate();
+  });
+}
 
 function refusal(template = sma, grid: GridSpec): EngineError {
   try {
@@ -90,4 +128,16 @@ describe('planSweep', () => {
     const plan = planSweep(donchian, { entry_period: { min: 2, max: 101, step: 1 }, exit_period: { min: 2, max: 101, step: 1 } });
     expect(plan.cells).toHaveLength(MAX_SWEEP_CELLS);
   });
+
+  it.each<[string, string, GridSpec, string, RegExp]>([
+    ['a step of 1e-300 (the count passes 2^53)', 'sma_crossover', { fast_period: { min: 2, max: 100, step: 1e-300 } }, 'grid_too_large', /^The grid has more than 9,007,199,254,740,991 cells; at most 10,000\.$/],
+    ['the smallest double as the step', 'bollinger_reversion', { std_dev: { min: 0.5, max: 5, step: 5e-324 } }, 'grid_too_large', /more than 9,007,199,254,740,991 cells/],
+    ['a span that overflows', 'sma_crossover', { fast_period: { min: -1e308, max: 1e308, step: 1 } }, 'grid_too_large', /more than 9,007,199,254,740,991 cells/],
+    ['a step just below the slack around a large max', 'rsi_reversion', { oversold: { min: 1, max: 1e15, step: 1e-3 } }, 'grid_too_large', /cells; at most 10,000/],
+    ['the largest double as the max', 'sma_crossover', { fast_period: { min: Number.MAX_VALUE, max: Number.MAX_VALUE, step: 1 } }, 'invalid_grid', /between 2 and 100; got 1\.79/],
+  ])('refuses %s at once, in a worker with a deadline', async (_, templateId, grid, code, message) => {
+    const answer = await planWithin(5_000, templateId, grid);
+    expect(answer.code).toBe(code);
+    expect(answer.message).toMatch(message);
+  }, 60_000);
 });

@@ -47,7 +47,8 @@ export function planSweep(template: StrategyTemplate, grid: GridSpec): SweepPlan
   const counts = swept.map((p) => axisLength(p.name, grid[p.name]!));
   const gridSize = counts.reduce((product, count) => product * count, 1);
   if (gridSize > MAX_SWEEP_CELLS) {
-    const message = `The grid has ${gridSize.toLocaleString('en-US')} cells; at most ${MAX_SWEEP_CELLS.toLocaleString('en-US')}.`;
+    const size = gridSize > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}` : gridSize.toLocaleString('en-US');
+    const message = `The grid has ${size} cells; at most ${MAX_SWEEP_CELLS.toLocaleString('en-US')}.`;
     throw new EngineError('grid_too_large', message, [{ field: 'grid', message }]);
   }
   const axes = swept.map((p) => axisValues(p, grid[p.name]!));
@@ -100,13 +101,18 @@ function axisLength(name: string, spec: GridAxisSpec): number {
 
 /**
  * The k = 0, 1, … with min + k·step <= max, give or take a relative 10⁻⁹ of max (so a 0.1 step reaches its max):
- * counted without listing them, so a range of a billion values is refused by its size.
+ * counted without listing them, so a range of a billion values is refused by its size. Past the cell limit the
+ * quotient is the count (the grid is refused whatever its last digit); below it, the quotient's rounding is
+ * corrected by the sums themselves, a step or two. No loop runs until a sum moves: past 2^53 k + 1 === k, and a step
+ * far below min's precision never moves min + k·step.
  */
 function rangeLength(min: number, max: number, step: number): number {
-  const limit = max + Math.abs(max) * 1e-9;
-  let k = Math.floor((max - min) / step);
-  while (min + (k + 1) * step <= limit) k++;
-  while (k > 0 && min + k * step > limit) k--;
+  const limit = Math.min(max + Math.abs(max) * 1e-9, Number.MAX_VALUE);
+  const quotient = Math.floor((limit - min) / step);
+  if (!(quotient < MAX_SWEEP_CELLS)) return quotient + 1;
+  let k = quotient;
+  for (let i = 0; i < 2 && min + (k + 1) * step <= limit; i++) k++;
+  for (let i = 0; i < 2 && k > 0 && min + k * step > limit; i++) k--;
   return k + 1;
 }
 

@@ -4,7 +4,7 @@
  * "Parameter sweeps and walk-forward".
  */
 export { MAX_SWEEP_CELLS, planSweep, type GridAxisSpec, type GridSpec, type SweepPlan } from './grid.js';
-export { SWEEP_OBJECTIVES, bestCellIndex, type CellMetrics, type SweepObjective } from './cell-metrics.js';
+export { SWEEP_OBJECTIVES, bestCellIndex, isThin, type CellMetrics, type SweepObjective } from './cell-metrics.js';
 export { sweepCells } from './sweep-cells.js';
 export { runSweep, type RunCells, type SweepInput, type SweepOutcome, type WalkForwardWindowResult } from './run-sweep.js';
 export { walkForwardWindows, splitIndex, sliceBars, type SweepValidation, type BarRange, type WalkForwardWindow } from './validation.js';

@@ -43,6 +43,14 @@ describe('bestCellIndex', () => {
   it('takes the shallowest max_drawdown (the highest of values ≤ 0)', () => {
     expect(bestCellIndex([cell({ max_drawdown: -0.5 }), cell({ max_drawdown: -0.1 }), cell({ max_drawdown: -0.3 })], 'max_drawdown')).toBe(1);
   });
+
+  it('ranks a thin cell (fewer trades than the minimum) below every cell with enough, whatever its objective', () => {
+    const metrics = [cell({ sharpe_ratio: 0.4, total_trades: 12 }), cell({ sharpe_ratio: 3.1, total_trades: 2 }), cell({ sharpe_ratio: null, total_trades: 10 }), cell({ sharpe_ratio: 0.9, total_trades: 10 })];
+    expect(bestCellIndex(metrics, 'sharpe_ratio')).toBe(1);
+    expect(bestCellIndex(metrics, 'sharpe_ratio', 10)).toBe(3);
+    // Every cell thin: the best of them, by the usual rule.
+    expect(bestCellIndex(metrics, 'sharpe_ratio', 50)).toBe(1);
+  });
 });
 
 describe('runSweep without validation', () => {
@@ -53,6 +61,17 @@ describe('runSweep without validation', () => {
     const returns = outcome.metrics.map((m) => m.total_return);
     expect(outcome.best).toBe(returns.indexOf(Math.max(...returns)));
     expect(outcome.validation).toBeUndefined();
+  });
+
+  it('with a minimum of trades, never answers a thin cell as best while another has enough', async () => {
+    const plan = planSweep(sma, { fast_period: [2, 5, 10, 20, 40], slow_period: [50, 100, 200] });
+    const open = await runSweep({ bars: spx, template: sma, plan, initialCapital: 10_000, objective: 'sharpe_ratio' }, runCells);
+    const topTrades = open.metrics[open.best]!.total_trades;
+    expect(Math.max(...open.metrics.map((m) => m.total_trades))).toBeGreaterThan(topTrades);
+    const filtered = await runSweep({ bars: spx, template: sma, plan, initialCapital: 10_000, objective: 'sharpe_ratio', minTrades: topTrades + 1 }, runCells);
+    expect(filtered.best).not.toBe(open.best);
+    expect(filtered.metrics[filtered.best]!.total_trades).toBeGreaterThan(topTrades);
+    expect(filtered.best).toBe(bestCellIndex(open.metrics, 'sharpe_ratio', topTrades + 1));
   });
 });
 

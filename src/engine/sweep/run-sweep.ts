@@ -46,22 +46,25 @@ export interface SweepInput {
   readonly plan: SweepPlan;
   readonly initialCapital: number;
   readonly objective: SweepObjective;
+  /** Cells with fewer round trips rank below every cell with enough (bestCellIndex); 0 by default. */
+  readonly minTrades?: number;
   readonly validation?: SweepValidation;
 }
 
 /** EngineError `invalid_validation` for a split or windows that leave fewer than 2 bars on a side. */
 export async function runSweep(input: SweepInput, runCells: RunCells): Promise<SweepOutcome> {
   const { bars, template, plan, initialCapital, objective, validation } = input;
+  const minTrades = input.minTrades ?? 0;
   if (validation && !('walk_forward' in validation)) {
     const split = splitIndex(bars.dates, validation);
     const metrics = await runCells(sliceBars(bars, 0, split), plan.cells);
-    const best = bestCellIndex(metrics, objective);
+    const best = bestCellIndex(metrics, objective, minTrades);
     const held = runTemplateBacktest(sliceBars(bars, split, bars.dates.length), template, plan.cells[best]!, initialCapital);
     return { metrics, best, validation: { kind: 'split', splitIndex: split, outOfSample: cellMetricsOf(held.metrics) } };
   }
   const windows = validation ? walkForwardWindows(bars.dates.length, validation.walk_forward.windows, validation.walk_forward.in_sample_fraction) : [];
   const metrics = await runCells(bars, plan.cells);
-  const best = bestCellIndex(metrics, objective);
+  const best = bestCellIndex(metrics, objective, minTrades);
   if (!validation) return { metrics, best };
 
   const results: WalkForwardWindowResult[] = [];
@@ -71,7 +74,7 @@ export async function runSweep(input: SweepInput, runCells: RunCells): Promise<S
   let capital = initialCapital;
   for (const { inSample, outOfSample } of windows) {
     const inSampleMetrics = await runCells(sliceBars(bars, inSample.start, inSample.end), plan.cells);
-    const chosen = bestCellIndex(inSampleMetrics, objective);
+    const chosen = bestCellIndex(inSampleMetrics, objective, minTrades);
     const params = plan.cells[chosen]!;
     const run = runTemplateBacktest(sliceBars(bars, outOfSample.start, outOfSample.end), template, params, capital);
     equity.set(run.equity, dates.length);

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { colourAt, scaleGradient, scalePosition, type Scale } from './heat-scale';
 import { describeParams, type CellGrid } from './sweep-grid';
-import { METRICS, OBJECTIVE_LABELS, formatObjective, objectiveValue } from './sweep-objectives';
+import { METRICS, OBJECTIVE_LABELS, formatObjective, objectiveValue, thinNote } from './sweep-objectives';
 import type { Objective, SweepCell } from './sweep-types';
 import { parameterLabel } from './template-parameters';
 
@@ -39,8 +39,8 @@ interface Position {
 
 /**
  * The sweep as a heat map on a canvas: one cell per parameter pair, coloured by the objective on the viridis scale
- * (yellow highest), the best cell outlined in black, cells the server left out drawn empty and cells without a
- * value (no denominator) grey. Hover shows a cell's figures; arrow keys move a focused cell whose figures a live
+ * (yellow highest), the best cell outlined in black, cells the server left out drawn empty, cells without a
+ * value (no denominator) grey and thin cells (fewer trades than the minimum) hatched. Hover shows a cell's figures; arrow keys move a focused cell whose figures a live
  * line reads out; a click or Enter opens that cell's backtest (`onOpen`).
  */
 export function HeatMap(props: {
@@ -50,6 +50,7 @@ export function HeatMap(props: {
   objective: Objective;
   scale: Scale | undefined;
   best: Position | undefined;
+  minTrades: number;
   onOpen: (cell: SweepCell) => void;
 }) {
   const { layout, cells, parameters, objective, scale } = props;
@@ -91,7 +92,8 @@ export function HeatMap(props: {
     const params = { [layout.columns.name]: layout.columns.values[position.column]!, ...(layout.rows ? { [layout.rows.name]: layout.rows.values[position.row]! } : {}) };
     const best = props.best && props.best.row === position.row && props.best.column === position.column ? ' (best cell)' : '';
     if (!cell) return `${where}: ${describeParams(params, parameters)}: left out (the template does not allow this pair).`;
-    return `${where}${best}: ${describeParams(cell.params, parameters)}. ${cellFigures(cell)}.`;
+    const thin = cell.thin ? ` Thin: ${thinNote(props.minTrades)}.` : '';
+    return `${where}${best}: ${describeParams(cell.params, parameters)}. ${cellFigures(cell)}.${thin}`;
   };
 
   function onKeyDown(event: KeyboardEvent) {
@@ -163,6 +165,7 @@ export function HeatMap(props: {
             {hovered ? (
               <>
                 <strong>{describeParams(hovered.params, parameters)}</strong>
+                {hovered.thin && <p class="heat-map__thin">Thin: {thinNote(props.minTrades)}.</p>}
                 <dl>
                   {METRICS.map((metric) => (
                     <div key={metric.key}>
@@ -181,7 +184,7 @@ export function HeatMap(props: {
       <p class="heat-map__readout" id={readoutId} aria-live="polite">
         {describe(focused)}
       </p>
-      <HeatLegend objective={objective} scale={scale} />
+      <HeatLegend objective={objective} scale={scale} minTrades={cells.some((cell) => cell.thin) ? props.minTrades : undefined} />
     </figure>
   );
 }
@@ -190,7 +193,7 @@ function cellFigures(cell: SweepCell): string {
   return METRICS.map((metric) => `${metric.label} ${metric.format(cell[metric.key])}`).join(', ');
 }
 
-function HeatLegend(props: { objective: Objective; scale: Scale | undefined }) {
+function HeatLegend(props: { objective: Objective; scale: Scale | undefined; minTrades: number | undefined }) {
   const { scale, objective } = props;
   return (
     <div class="heat-legend">
@@ -209,6 +212,11 @@ function HeatLegend(props: { objective: Objective; scale: Scale | undefined }) {
       <span class="heat-legend__key">
         <span class="heat-legend__swatch heat-legend__swatch--empty" aria-hidden="true" /> left out
       </span>
+      {props.minTrades !== undefined && (
+        <span class="heat-legend__key">
+          <span class="heat-legend__swatch heat-legend__swatch--thin" aria-hidden="true" /> hatched: thin, {thinNote(props.minTrades)}
+        </span>
+      )}
     </div>
   );
 }
@@ -243,6 +251,7 @@ function draw(
       context.fillStyle = value === null || !scale ? NO_VALUE : colourAt(scalePosition(value, scale));
       // A hair over the cell's size, so neighbours meet without seams at fractional widths.
       context.fillRect(x, y, w + 0.5, h + 0.5);
+      if (cells[index]!.thin) hatch(context, x, y, w, h);
     }),
   );
 
@@ -264,6 +273,27 @@ function draw(
 
   if (props.best) outline(context, rect(props.best), '#000000', '#ffffff');
   if (focused) outline(context, rect(focused), '#1f5fbf', '#ffffff', true);
+}
+
+/** Diagonal lines over a thin cell: its colour stays readable, and it looks like no other kind of cell. */
+function hatch(context: CanvasRenderingContext2D, x: number, y: number, w: number, h: number): void {
+  context.save();
+  context.beginPath();
+  context.rect(x, y, w, h);
+  context.clip();
+  context.beginPath();
+  for (let offset = -h; offset < w; offset += 6) {
+    context.moveTo(x + offset, y + h);
+    context.lineTo(x + offset + h, y);
+  }
+  // A dark line edged in white shows on the lightest colour of the scale and on the darkest alike.
+  context.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+  context.lineWidth = 2.5;
+  context.stroke();
+  context.strokeStyle = INK;
+  context.lineWidth = 1;
+  context.stroke();
+  context.restore();
 }
 
 function outline(context: CanvasRenderingContext2D, [x, y, w, h]: readonly [number, number, number, number], outer: string, inner: string, dashed = false): void {

@@ -5,9 +5,9 @@ import { SelectField } from '../ui/form';
 import { formatCount } from '../ui/format';
 import { LabFormPage, useLabForm } from './lab-form-page';
 import { checkMarketInputs, marketRequest } from './market-inputs';
-import { GridFields, ObjectiveField } from './sweep-fields';
+import { GridFields, MinTradesField, ObjectiveField } from './sweep-fields';
 import { axisValues, checkAxes, defaultAxis, gridRequest, type AxisInputs } from './sweep-grid';
-import { DEFAULT_VALIDATION, checkValidation, sweepFormErrors, validationRequest, type ValidationInputs } from './sweep-inputs';
+import { DEFAULT_MIN_TRADES, DEFAULT_VALIDATION, checkMinTrades, checkValidation, sweepFormErrors, validationRequest, type ValidationInputs } from './sweep-inputs';
 import { OBJECTIVE_LABELS } from './sweep-objectives';
 import { SweepResults, type OptimizeRun } from './sweep-results';
 import type { Objective, SweepRequest, SweepResult } from './sweep-types';
@@ -26,6 +26,7 @@ export function OptimizePage() {
   const [template, setTemplate] = useState<StrategyTemplate | undefined>(undefined);
   const [axes, setAxes] = useState<readonly AxisInputs[]>([]);
   const [objective, setObjective] = useState<Objective>('sharpe_ratio');
+  const [minTrades, setMinTrades] = useState(DEFAULT_MIN_TRADES);
   const [validation, setValidation] = useState<ValidationInputs>(DEFAULT_VALIDATION);
 
   useEffect(() => {
@@ -39,12 +40,12 @@ export function OptimizePage() {
   async function submit(event: Event) {
     event.preventDefault();
     if (!template || run.running) return;
-    const found = { ...checkMarketInputs(market), ...checkAxes(template, axes), ...checkValidation(validation, market) };
+    const found = { ...checkMarketInputs(market), ...checkAxes(template, axes), ...checkMinTrades(minTrades), ...checkValidation(validation, market) };
     if (axes.length === 0) found.grid = 'This template has no parameters to vary.';
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     const requested = { ...market };
     const sentAxes = axes.map((axis) => ({ name: axis.name, values: axisValues(Number(axis.min), Number(axis.max), Number(axis.step)) }));
-    const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, ...optional(validationRequest(validation)) };
+    const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, min_trades: Number(minTrades), ...optional(validationRequest(validation)) };
     const name = template.name;
     await run.startWith(
       async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, axes: sentAxes, templateName: name }),
@@ -85,6 +86,7 @@ export function OptimizePage() {
                 }}
               />
               <ObjectiveField value={objective} error={run.errors.fields.objective} onChange={setObjective} />
+              <MinTradesField value={minTrades} error={run.errors.fields.min_trades} onChange={setMinTrades} />
             </div>
             <GridFields template={template} axes={axes} errors={run.errors.fields} onAxes={setAxes} />
             <ValidationFields value={validation} errors={run.errors.fields} onChange={setValidation} />

@@ -130,6 +130,26 @@ export function ObjectiveField(props: { value: Objective; error: string | undefi
   );
 }
 
+/** The minimum of round-trip trades a cell needs to rank: thinner cells are marked and never shown as best. */
+export function MinTradesField(props: { value: string; error: string | undefined; onChange: (next: string) => void }) {
+  const hint = 'A cell with fewer round-trip trades is marked thin and ranked below every cell with enough: a few lucky trades cannot make the best cell.';
+  return (
+    <TextField
+      type="number"
+      inputMode="numeric"
+      min={0}
+      step={1}
+      required
+      label="Minimum trades"
+      name="min_trades"
+      hint={hint}
+      value={props.value}
+      error={props.error}
+      onInput={(event) => props.onChange(event.currentTarget.value)}
+    />
+  );
+}
+
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

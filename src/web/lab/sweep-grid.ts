@@ -37,6 +37,11 @@ export function cellCount(axes: readonly AxisInputs[]): number {
   }, 1);
 }
 
+/** A count of cells; past 2^53 (a step of 1e-300) in words, as the server says it, not hundreds of digits. */
+function formatCells(total: number): string {
+  return total > Number.MAX_SAFE_INTEGER ? `more than ${formatCount(Number.MAX_SAFE_INTEGER)}` : formatCount(total);
+}
+
 /** "10 × 4 = 40 cells", or "10 cells" for one parameter. */
 export function describeCellCount(axes: readonly AxisInputs[]): string {
   const lengths = axes.map((axis) => {
@@ -44,20 +49,47 @@ export function describeCellCount(axes: readonly AxisInputs[]): string {
     return axisLength(min, max, step);
   });
   const total = cellCount(axes);
-  const cells = `${formatCount(total)} ${total === 1 ? 'cell' : 'cells'}`;
-  return lengths.length < 2 ? cells : `${lengths.map(formatCount).join(' × ')} = ${cells}`;
+  const cells = `${formatCells(total)} ${total === 1 ? 'cell' : 'cells'}`;
+  return lengths.length < 2 ? cells : `${lengths.map(formatCells).join(' × ')} = ${cells}`;
+}
+
+/** The most values a default axis gives. */
+const DEFAULT_VALUES = 10;
+/** Nice steps are these times a power of ten. */
+const NICE_MANTISSAS = [1, 2, 2.5, 5] as const;
+
+/**
+ * The smallest nice step at least `least`: 1, 2, 2.5 or 5 times a power of ten (…, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20,
+ * 25, 50, …); with `whole`, whole numbers only (1, 2, 5, 10, 20, 25, 50, 100, …).
+ */
+export function niceStep(least: number, whole: boolean): number {
+  const floor = whole ? Math.max(1, least) : least;
+  if (!(floor > 0 && Number.isFinite(floor))) return 1;
+  for (let exponent = Math.floor(Math.log10(floor)) - 1; ; exponent++) {
+    for (const mantissa of NICE_MANTISSAS) {
+      const step = Number((mantissa * 10 ** exponent).toPrecision(2));
+      if (step >= floor * (1 - 1e-12) && (!whole || Number.isInteger(step))) return step;
+    }
+  }
 }
 
 /**
- * About ten values across the parameter's whole range: a step of a ninth of the span (whole for integer
- * parameters, one significant digit otherwise), and the maximum where the tenth value lands.
+ * At most ten values across the parameter's whole range, each a multiple of a nice step (niceStep), so that the
+ * heat map's labels are values a person would choose: fast period 10, 20, …, 100 rather than 2, 12, …, 92.
+ * The first value is the first multiple of the step within the bounds, the last the last one.
  */
 export function defaultAxis(parameter: TemplateParameter): AxisInputs {
-  const span = parameter.max - parameter.min;
-  const rawStep = span / 9;
-  const step = parameter.type === 'integer' ? Math.max(1, Math.floor(rawStep)) : Number(rawStep.toPrecision(1)) || span;
-  const max = Math.min(parameter.max, Number((parameter.min + 9 * step).toFixed(10)));
-  return { name: parameter.name, min: String(parameter.min), max: String(max), step: String(step) };
+  const whole = parameter.type === 'integer';
+  const round = (value: number) => Number(value.toFixed(10));
+  let step = niceStep((parameter.max - parameter.min) / DEFAULT_VALUES, whole);
+  for (;;) {
+    const first = round(Math.ceil(round(parameter.min / step)) * step);
+    const last = round(Math.floor(round(parameter.max / step)) * step);
+    const count = Math.round((last - first) / step) + 1;
+    if (count < 1) return { name: parameter.name, min: String(parameter.min), max: String(parameter.max), step: String(parameter.max - parameter.min || 1) };
+    if (count <= DEFAULT_VALUES) return { name: parameter.name, min: String(first), max: String(last), step: String(step) };
+    step = niceStep(step * (1 + 1e-9), whole);
+  }
 }
 
 /** Client-side checks of the ranges, keyed `grid.<name>.min|max|step` and `grid` (the size); the server checks again. */
@@ -81,7 +113,7 @@ export function checkAxes(template: StrategyTemplate, axes: readonly AxisInputs[
   if (axes.length === 2 && axes[0]!.name === axes[1]!.name) errors[`grid.${axes[1]!.name}`] = 'Choose two different parameters.';
   const total = cellCount(axes);
   if (Object.keys(errors).length === 0 && total > MAX_CELLS) {
-    errors.grid = `The grid has ${formatCount(total)} cells; at most ${formatCount(MAX_CELLS)}. Widen a step or narrow a range.`;
+    errors.grid = `The grid has ${formatCells(total)} cells; at most ${formatCount(MAX_CELLS)}. Widen a step or narrow a range.`;
   }
   return errors;
 }

@@ -52,6 +52,19 @@ export function validationRequest(inputs: ValidationInputs): SweepValidation | u
   }
 }
 
+/** The server's default minimum of round-trip trades (docs/market-data.md, "Parameter sweep route"). */
+export const DEFAULT_MIN_TRADES = '10';
+const MAX_MIN_TRADES = 100_000;
+
+/** The minimum of trades as typed: a whole number from 0 to 100,000, keyed `min_trades`; the server checks again. */
+export function checkMinTrades(text: string): Record<string, string> {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0 || value > MAX_MIN_TRADES) {
+    return { min_trades: 'Enter a whole number of trades from 0 to 100,000.' };
+  }
+  return {};
+}
+
 /** The control (or group) of the Optimize form each sweep refusal code concerns when the answer names no field. */
 const GROUP_OF_CODE: Readonly<Record<string, string>> = {
   grid_too_large: 'grid',
@@ -71,6 +84,7 @@ export function sweepFormErrors(error: unknown): FormErrors {
     if (field === 'grid') return { fields: { grid: error.message } };
     if (field?.startsWith('validation')) return { fields: { validation: error.message } };
     if (field === 'objective') return { fields: { objective: error.message } };
+    if (field === 'min_trades') return { fields: { min_trades: error.message } };
     const group = field === undefined ? GROUP_OF_CODE[error.code] : undefined;
     if (group) return { fields: { [group]: error.message } };
   }

@@ -3,9 +3,9 @@ import { ApiError } from '../api';
 import { colourAt, scaleOf, scalePosition } from './heat-scale';
 import { labHref, labPrefill } from './lab-link';
 import { DEFAULT_MARKET_INPUTS } from './market-inputs';
-import { axisValues, cellCount, cellGrid, checkAxes, defaultAxis, describeCellCount, gridRequest } from './sweep-grid';
-import { checkValidation, DEFAULT_VALIDATION, sweepFormErrors, validationRequest } from './sweep-inputs';
-import { outOfSampleWarning, topCells } from './sweep-objectives';
+import { axisValues, cellCount, cellGrid, checkAxes, defaultAxis, describeCellCount, gridRequest, niceStep } from './sweep-grid';
+import { checkMinTrades, checkValidation, DEFAULT_VALIDATION, sweepFormErrors, validationRequest } from './sweep-inputs';
+import { noTradeNote, outOfSampleWarning, thinNote, topCells } from './sweep-objectives';
 import type { SweepCell, SweepMetrics } from './sweep-types';
 import type { StrategyTemplate } from './types';
 
@@ -29,7 +29,7 @@ const RSI: StrategyTemplate = {
 };
 
 const METRICS: SweepMetrics = { total_return: 0.1, annualized_return: 0.05, sharpe_ratio: 1, max_drawdown: -0.1, win_rate: 0.5, profit_factor: 1.5, total_trades: 4 };
-const cell = (params: Record<string, number>, metrics: Partial<SweepMetrics> = {}): SweepCell => ({ ...METRICS, ...metrics, params });
+const cell = (params: Record<string, number>, metrics: Partial<SweepMetrics> = {}, thin = false): SweepCell => ({ ...METRICS, ...metrics, params, thin });
 
 describe('the grid as typed', () => {
   it('expands a range as the server does: min + k·step up to max, 0.1 steps without drift', () => {
@@ -66,11 +66,35 @@ describe('the grid as typed', () => {
     expect(gridRequest([{ name: 'fast_period', min: '5', max: '20', step: '5' }])).toEqual({ fast_period: { min: 5, max: 20, step: 5 } });
   });
 
-  it('starts each parameter at ten values over its bounds', () => {
-    expect(defaultAxis(SMA.parameters[0]!)).toEqual({ name: 'fast_period', min: '2', max: '92', step: '10' });
-    expect(defaultAxis(SMA.parameters[1]!)).toEqual({ name: 'slow_period', min: '5', max: '392', step: '43' });
-    expect(defaultAxis(RSI.parameters[1]!)).toEqual({ name: 'oversold', min: '1', max: '46', step: '5' });
-    for (const parameter of [...SMA.parameters, ...RSI.parameters]) expect(cellCount([defaultAxis(parameter)])).toBe(10);
+  it('says a count past 2^53 in words, as the server does, instead of hundreds of digits', () => {
+    const tiny = [{ name: 'oversold', min: '1', max: '50', step: '1e-300' }];
+    expect(describeCellCount(tiny)).toBe('more than 9,007,199,254,740,991 cells');
+    expect(checkAxes(RSI, tiny)).toEqual({ grid: 'The grid has more than 9,007,199,254,740,991 cells; at most 10,000. Widen a step or narrow a range.' });
+  });
+
+  it('chooses nice steps: 1, 2, 2.5 or 5 times a power of ten, whole for whole-number parameters', () => {
+    expect([0.04, 0.1, 0.11, 0.45, 1, 1.2, 2.1, 3, 4.3, 9.8, 10.9, 39.5, 43, 120].map((least) => niceStep(least, false))).toEqual([
+      0.05, 0.1, 0.2, 0.5, 1, 2, 2.5, 5, 5, 10, 20, 50, 50, 200,
+    ]);
+    expect([0.3, 1, 2.1, 3, 10.9, 21, 39.5].map((least) => niceStep(least, true))).toEqual([1, 1, 5, 5, 20, 25, 50]);
+  });
+
+  it('starts each parameter at up to ten multiples of a nice step across its bounds', () => {
+    expect(defaultAxis(SMA.parameters[0]!)).toEqual({ name: 'fast_period', min: '10', max: '100', step: '10' });
+    expect(defaultAxis(SMA.parameters[1]!)).toEqual({ name: 'slow_period', min: '50', max: '400', step: '50' });
+    expect(defaultAxis(RSI.parameters[1]!)).toEqual({ name: 'oversold', min: '5', max: '50', step: '5' });
+    const stdDev = { name: 'std_dev', type: 'number' as const, default: 2, min: 0.5, max: 5, description: '' };
+    expect(defaultAxis(stdDev)).toEqual({ name: 'std_dev', min: '0.5', max: '5', step: '0.5' });
+    const donchian = { name: 'entry_period', type: 'integer' as const, default: 20, min: 2, max: 400, description: '' };
+    expect(axisValues(50, 400, 50)).toEqual([50, 100, 150, 200, 250, 300, 350, 400]);
+    expect(defaultAxis(donchian)).toEqual({ name: 'entry_period', min: '50', max: '400', step: '50' });
+    for (const parameter of [...SMA.parameters, ...RSI.parameters, stdDev, donchian]) {
+      const axis = defaultAxis(parameter);
+      const count = cellCount([axis]);
+      expect(count).toBeGreaterThanOrEqual(5);
+      expect(count).toBeLessThanOrEqual(10);
+      expect(checkAxes({ ...SMA, parameters: [parameter] }, [axis])).toEqual({});
+    }
   });
 });
 
@@ -113,6 +137,21 @@ describe('the heat map', () => {
     expect(topCells(cells, 'sharpe_ratio', 2).map((c) => c.params.a)).toEqual([3, 2]);
     // The shallowest drawdown is the highest value.
     expect(topCells([cell({ a: 1 }, { max_drawdown: -0.3 }), cell({ a: 2 }, { max_drawdown: -0.1 })], 'max_drawdown', 1)[0]!.params.a).toBe(2);
+  });
+  it('ranks thin cells (too few trades) after every other, whatever their objective, as the server does', () => {
+    const cells = [cell({ a: 1 }, { sharpe_ratio: 3, total_trades: 2 }, true), cell({ a: 2 }, { sharpe_ratio: null }), cell({ a: 3 }, { sharpe_ratio: 0.5 }), cell({ a: 4 }, { sharpe_ratio: 1 }, true)];
+    expect(topCells(cells, 'sharpe_ratio', 10).map((c) => c.params.a)).toEqual([3, 2, 1, 4]);
+    expect(thinNote(10)).toBe('fewer than 10 trades: ranked below every cell with enough');
+  });
+});
+
+describe('an out-of-sample run without a trade', () => {
+  it('says so in words, with the days and the parameters, instead of bare zeros', () => {
+    const flat: SweepMetrics = { total_return: 0, annualized_return: 0, sharpe_ratio: null, max_drawdown: 0, win_rate: null, profit_factor: null, total_trades: 0 };
+    expect(noTradeNote(flat, 'Fast period 40, slow period 200', '2019-01-02', '2020-04-17')).toBe(
+      'No trade in this window: the chosen parameters (fast period 40, slow period 200) never signalled between 2019-01-02 and 2020-04-17; its return is 0 by holding cash, and the ratios that need a trade have no value.',
+    );
+    expect(noTradeNote({ ...flat, total_trades: 1 }, 'Fast period 40', '2019-01-02', '2020-04-17')).toBeUndefined();
   });
 });
 
@@ -175,5 +214,11 @@ describe('the out-of-sample inputs and the sweep’s refusals', () => {
     expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'No.', [{ field: 'body.validation.walk_forward.windows', message: 'x' }])).fields).toEqual({ validation: 'No.' });
     expect(sweepFormErrors(new ApiError(404, 'unknown_symbol', 'None.')).fields).toEqual({ symbol: 'None.' });
     expect(sweepFormErrors(new ApiError(503, 'busy', 'Busy.')).form).toMatch(/\(503\): Busy\./);
+    expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'Whole.', [{ field: 'body.min_trades', message: 'x' }])).fields).toEqual({ min_trades: 'Whole.' });
+  });
+
+  it('takes a minimum of trades from 0 to 100,000, whole', () => {
+    for (const good of ['0', '10', '100000']) expect(checkMinTrades(good)).toEqual({});
+    for (const bad of ['', '-1', '2.5', '100001', 'ten']) expect(checkMinTrades(bad)).toEqual({ min_trades: 'Enter a whole number of trades from 0 to 100,000.' });
   });
 });

@@ -33,18 +33,34 @@ export function objectiveValue(cell: SweepMetrics, objective: Objective): number
 }
 
 /**
- * The `count` best cells by the objective, highest first; ties (and nulls among themselves) keep the server's
- * cell order, as the server's own tie rule does, so the first row is always the server's `best`.
+ * The `count` best cells by the objective, highest first, thin cells (too few trades) after every other; ties (and
+ * nulls among themselves) keep the server's cell order, as the server's own rule does, so the first row is always
+ * the server's `best`.
  */
 export function topCells(cells: readonly SweepCell[], objective: Objective, count: number): SweepCell[] {
   return cells
     .map((cell, index) => ({ cell, index, value: objectiveValue(cell, objective) }))
     .sort((a, b) => {
+      if (a.cell.thin !== b.cell.thin) return a.cell.thin ? 1 : -1;
       if (a.value === null || b.value === null) return a.value === b.value ? a.index - b.index : a.value === null ? 1 : -1;
       return b.value - a.value || a.index - b.index;
     })
     .slice(0, count)
     .map((entry) => entry.cell);
+}
+
+/** Why a thin cell is not ranked, in words for its row, tooltip and readout. */
+export function thinNote(minTrades: number): string {
+  return `fewer than ${formatCount(minTrades)} trades: ranked below every cell with enough`;
+}
+
+/**
+ * What an out-of-sample run without a single trade means, in words instead of bare zeros; undefined when it traded.
+ * `from` and `to` are its first and last days; `params` the chosen parameters in words.
+ */
+export function noTradeNote(run: SweepMetrics, params: string, from: string, to: string): string | undefined {
+  if (run.total_trades > 0) return undefined;
+  return `No trade in this window: the chosen parameters (${params.charAt(0).toLowerCase()}${params.slice(1)}) never signalled between ${from} and ${to}; its return is 0 by holding cash, and the ratios that need a trade have no value.`;
 }
 
 /**

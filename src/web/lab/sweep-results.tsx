@@ -10,7 +10,7 @@ import type { MarketInputs } from './market-inputs';
 import { MetricValue } from './metric-cards';
 import { SeriesChart, type ChartLine } from './series-chart';
 import { cellGrid, describeParams, type HeatAxis } from './sweep-grid';
-import { METRICS, OBJECTIVE_LABELS, formatObjective, objectiveValue, outOfSampleWarning, topCells } from './sweep-objectives';
+import { METRICS, OBJECTIVE_LABELS, formatObjective, noTradeNote, objectiveValue, outOfSampleWarning, thinNote, topCells } from './sweep-objectives';
 import type { SweepCell, SweepMetrics, SweepResult, WalkForwardResult } from './sweep-types';
 import { parameterLabel } from './template-parameters';
 
@@ -41,6 +41,7 @@ export function SweepResults(props: { run: OptimizeRun }) {
   const top = useMemo(() => topCells(answer.cells, objective, TOP), [answer]);
   const bestIndex = answer.cells.indexOf(top[0]!);
   const best = layout.grid.flatMap((row, rowIndex) => row.flatMap((index, column) => (index === bestIndex ? [{ row: rowIndex, column }] : [])))[0];
+  const thinCount = answer.cells.filter((cell) => cell.thin).length;
   const validation = answer.validation;
   const split = validation && 'split_date' in validation ? validation : undefined;
   // Cells cover the in-sample bars when the last part is held out: the lab reruns a cell over those.
@@ -55,7 +56,14 @@ export function SweepResults(props: { run: OptimizeRun }) {
         {answer.skipped_cells > 0 && `; ${formatCount(answer.skipped_cells)} left out because the template does not allow the pair`}. Best by{' '}
         {OBJECTIVE_LABELS[objective].toLowerCase()}: <strong>{describeParams(answer.best.params, parameters)}</strong>,{' '}
         {formatObjective(objective, objectiveValue(answer.best, objective))} (<Link href={hrefOf(answer.best)}>open in the lab</Link>).
+        {thinCount > 0 && !answer.best.thin && ` ${formatCount(thinCount)} ${thinCount === 1 ? 'cell' : 'cells'} with fewer than ${formatCount(answer.min_trades)} trades ${thinCount === 1 ? 'is' : 'are'} marked thin and ranked below the rest.`}
       </p>
+      {answer.best.thin && (
+        <Notice kind="info">
+          No cell made at least {formatCount(answer.min_trades)} trades, so every cell is thin: the best of them is shown, but its figures rest on{' '}
+          {formatCount(answer.best.total_trades)} {answer.best.total_trades === 1 ? 'trade' : 'trades'}. Lower the minimum trades, or widen the period.
+        </Notice>
+      )}
       <HeatMap
         layout={layout}
         cells={answer.cells}
@@ -63,16 +71,31 @@ export function SweepResults(props: { run: OptimizeRun }) {
         objective={objective}
         scale={scale}
         best={best}
+        minTrades={answer.min_trades}
         onOpen={(cell) => navigate(hrefOf(cell))}
       />
-      <TopCellsTable cells={top} parameters={parameters} objective={objective} hrefOf={hrefOf} />
-      {split && <SplitComparison splitDate={formatDay(split.split_date)} inSample={split.in_sample} outOfSample={split.out_of_sample} parameters={parameters} />}
+      <TopCellsTable cells={top} parameters={parameters} objective={objective} minTrades={answer.min_trades} hrefOf={hrefOf} />
+      {split && (
+        <SplitComparison
+          splitDate={formatDay(split.split_date)}
+          endDate={formatDay(answer.end_date)}
+          inSample={split.in_sample}
+          outOfSample={split.out_of_sample}
+          parameters={parameters}
+        />
+      )}
       {validation && 'walk_forward' in validation && <WalkForward result={validation.walk_forward} parameters={parameters} capital={Number(market.initial_capital)} />}
     </>
   );
 }
 
-function TopCellsTable(props: { cells: readonly SweepCell[]; parameters: readonly string[]; objective: SweepResult['objective']; hrefOf: (cell: SweepCell) => string }) {
+function TopCellsTable(props: {
+  cells: readonly SweepCell[];
+  parameters: readonly string[];
+  objective: SweepResult['objective'];
+  minTrades: number;
+  hrefOf: (cell: SweepCell) => string;
+}) {
   return (
     <div class="table-scroll" role="region" aria-labelledby="top-cells-caption" tabIndex={0}>
       <table class="top-cells-table">
@@ -99,9 +122,15 @@ function TopCellsTable(props: { cells: readonly SweepCell[]; parameters: readonl
         </thead>
         <tbody>
           {props.cells.map((cell, rank) => (
-            <tr key={props.parameters.map((name) => cell.params[name]).join('|')}>
+            <tr key={props.parameters.map((name) => cell.params[name]).join('|')} class={cell.thin ? 'top-cells-table__thin' : undefined}>
               <th scope="row" class="num">
                 {rank + 1}
+                {cell.thin && (
+                  <span class="thin-mark" title={thinNote(props.minTrades)}>
+                    {' '}
+                    thin<span class="visually-hidden">: {thinNote(props.minTrades)}</span>
+                  </span>
+                )}
               </th>
               {props.parameters.map((name) => (
                 <td key={name} class="num">
@@ -134,8 +163,9 @@ function MetricCells(props: { metrics: SweepMetrics }) {
   );
 }
 
-function SplitComparison(props: { splitDate: string; inSample: SweepCell; outOfSample: SweepMetrics; parameters: readonly string[] }) {
+function SplitComparison(props: { splitDate: string; endDate: string; inSample: SweepCell; outOfSample: SweepMetrics; parameters: readonly string[] }) {
   const warning = outOfSampleWarning(props.inSample, props.outOfSample);
+  const noTrade = noTradeNote(props.outOfSample, describeParams(props.inSample.params, props.parameters), props.splitDate, props.endDate);
   return (
     <section class="sweep-split" aria-labelledby="split-heading">
       <h3 id="split-heading">In sample against out of sample</h3>
@@ -143,7 +173,13 @@ function SplitComparison(props: { splitDate: string; inSample: SweepCell; outOfS
         The best in-sample cell, <strong>{describeParams(props.inSample.params, props.parameters)}</strong>, run again on the bars held out from{' '}
         {props.splitDate} on.
       </p>
-      {warning ? <Notice kind="info">Warning: {warning}</Notice> : <p class="muted">Out of sample it kept at least half of its in-sample annualized return.</p>}
+      {noTrade ? (
+        <Notice kind="info">{noTrade}</Notice>
+      ) : warning ? (
+        <Notice kind="info">Warning: {warning}</Notice>
+      ) : (
+        <p class="muted">Out of sample it kept at least half of its in-sample annualized return.</p>
+      )}
       <div class="table-scroll" role="region" aria-labelledby="split-caption" tabIndex={0}>
         <table class="split-table">
           <caption id="split-caption">Best in-sample cell: both periods</caption>
@@ -235,12 +271,35 @@ function WalkForward(props: { result: WalkForwardResult; parameters: readonly st
                 </td>
                 <td>{describeParams(window.params, props.parameters)}</td>
                 <td class={`num ${signClass(window.in_sample.total_return)}`}>{formatPercent(window.in_sample.total_return)}</td>
-                <td class={`num ${signClass(window.out_of_sample.total_return)}`}>{formatPercent(window.out_of_sample.total_return)}</td>
+                <td class={`num ${signClass(window.out_of_sample.total_return)}`}>
+                  {formatPercent(window.out_of_sample.total_return)}
+                  {window.out_of_sample.total_trades === 0 && <span class="muted"> (no trade)</span>}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <NoTradeWindows windows={result.windows} parameters={props.parameters} />
     </section>
+  );
+}
+
+/** The walk-forward windows whose out-of-sample run made no trade, each explained in words. */
+function NoTradeWindows(props: { windows: WalkForwardResult['windows']; parameters: readonly string[] }) {
+  const notes = props.windows.flatMap((window, index) => {
+    const side = window.out_of_sample;
+    const note = noTradeNote(side, describeParams(window.params, props.parameters), formatDay(side.start_date), formatDay(side.end_date));
+    return note ? [{ index, note }] : [];
+  });
+  if (notes.length === 0) return null;
+  return (
+    <ul class="sweep-no-trade">
+      {notes.map(({ index, note }) => (
+        <li key={index}>
+          Window {index + 1}: {note}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -22,6 +22,8 @@ export interface SweepMetrics {
 
 export interface SweepCell extends SweepMetrics {
   readonly params: Readonly<Record<string, number>>;
+  /** Fewer round-trip trades than the sweep's min_trades: ranked below every cell with enough. */
+  readonly thin: boolean;
 }
 
 export type GridAxis = { readonly min: number; readonly max: number; readonly step: number } | number[];
@@ -40,6 +42,7 @@ export interface SweepRequest {
   readonly data_feed?: string;
   readonly grid: Readonly<Record<string, GridAxis>>;
   readonly objective: Objective;
+  readonly min_trades?: number;
   readonly validation?: SweepValidation;
 }
 
@@ -71,6 +74,8 @@ export interface SweepResult {
   readonly start_date: string;
   readonly end_date: string;
   readonly objective: Objective;
+  /** The minimum of round-trip trades a cell needs to rank. */
+  readonly min_trades: number;
   /** The varied parameters, in the template's order: rows, then columns of the heat map. */
   readonly parameters: readonly string[];
   readonly cells: readonly SweepCell[];
