@@ -82,6 +82,29 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(compliant.json()).toMatchObject({ status: 'filled', compliance_checked: true, compliance_compliant: true, strategy_id: user.spread });
   });
 
+  it('the rules judge an order by the price it fills at: a marketable limit by the close, a resting limit by its limit', async () => {
+    const user = await trader();
+    const capped = await createStrategy(user, { name: 'SPY up to $1,000', strategy_type: 'equity_long', entry_symbol_allowlist: 'SPY', entry_max_position_size: 1000 });
+    expect((await placeOrder(user.client, { symbol: 'SPY', side: 'buy', qty: 5 })).statusCode).toBe(201);
+    const limit = (side: string, qty: number, limitPrice: number) => ({ symbol: 'SPY', side, qty, order_type: 'limit', limit_price: limitPrice, strategy_id: capped.id });
+
+    // A sell limited at 0.01 fills at once at the close (472): 5 × 472 = $2,360, not 5 × 0.01.
+    const cheapSell = await placeOrder(user.onClient, limit('sell', 5, 0.01));
+    expect(cheapSell.statusCode, cheapSell.body).toBe(422);
+    expect(cheapSell.json().violations).toEqual([{ rule: 'max_position_size', message: expect.stringContaining('$2,360.00 (5 × $472.00)') }]);
+    // A buy limited far above the close fills at the close: 2 × 472 = $944, within the $1,000.
+    const dearBuy = await placeOrder(user.onClient, limit('buy', 2, 10000));
+    expect(dearBuy.statusCode, dearBuy.body).toBe(201);
+    expect(dearBuy.json()).toMatchObject({ status: 'filled', fill_price: 472, compliance_compliant: true });
+    // A resting limit is judged by its limit: a sell at 480 rests (2 × 480 = $960), one of 3 at 480 is $1,440.
+    expect((await placeOrder(user.onClient, limit('sell', 2, 480))).json()).toMatchObject({ status: 'accepted', compliance_compliant: true });
+    const restingTooBig = await placeOrder(user.onClient, limit('sell', 3, 480));
+    expect(restingTooBig.json().violations).toEqual([{ rule: 'max_position_size', message: expect.stringContaining('$1,440.00 (3 × $480.00)') }]);
+    // The compliance check answers what enforcement would.
+    const check = await user.client.post('/api/trading/compliance-check', { strategy_id: capped.id, symbol: 'SPY', qty: 5, side: 'sell', order_type: 'limit', price: 0.01 });
+    expect(check.json()).toMatchObject({ compliant: false, violations: [{ rule: 'max_position_size' }] });
+  });
+
   it('refuses in DESIGN’s order: validation, cooldown, compliance, funds, each leaving all but the stored rejected order unchanged', async () => {
     const user = await trader();
     // The account opens on first use; open it now so that the snapshots below compare it.
