@@ -118,9 +118,12 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     const cooling = await placeOrder(user.onClient, { ...body, qty: 1000 });
     expect(cooling.statusCode).toBe(403);
     expect(cooling.json()).toMatchObject({ error: 'trade_cooldown', until });
-    expect(await stateOf(db(), user.userId)).toEqual(before);
+    const afterCooldown = (await stateOf(db(), user.userId)) as { orders: unknown[] };
+    expect({ ...afterCooldown, orders: [] }).toEqual({ ...(before as object), orders: [] });
+    expect(afterCooldown.orders).toHaveLength(1);
 
     await setTradeCooldown(db(), user.userId, clock.now().toISOString());
+    clock.advance(1000);
     before = await stateOf(db(), user.userId);
     const violating = await placeOrder(user.onClient, { ...body, qty: 1000 });
     expect(violating.statusCode).toBe(422);
@@ -128,7 +131,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(violating.json().violations.map((v: { rule: string }) => v.rule)).toEqual(['side_allowed', 'max_position_size']);
     const afterViolation = (await stateOf(db(), user.userId)) as { orders: unknown[] };
     expect({ ...afterViolation, orders: [] }).toEqual({ ...(before as object), orders: [] });
-    expect(afterViolation.orders).toHaveLength(1);
+    expect(afterViolation.orders).toHaveLength(2);
 
     // Enforcement off: the rules are not the server's business; the cash is.
     clock.advance(1000);
@@ -136,7 +139,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(broke.statusCode).toBe(422);
     expect(broke.json().error).toBe('insufficient_funds');
     const afterFunds = (await stateOf(db(), user.userId)) as { orders: { reject_reason: string }[] };
-    expect(afterFunds.orders.map((o) => o.reject_reason)).toEqual(['compliance_violation', 'insufficient_funds']);
+    expect(afterFunds.orders.map((o) => o.reject_reason)).toEqual(['trade_cooldown', 'compliance_violation', 'insufficient_funds']);
     expect({ ...afterFunds, orders: [] }).toEqual({ ...(before as object), orders: [] });
   });
 
@@ -159,7 +162,8 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect((await signIn(client, authenticator)).statusCode).toBe(200);
     expect((await placeOrder(client, equity)).statusCode).toBe(403);
     expect((await placeOptionsOrder(client, options)).statusCode).toBe(403);
-    expect(await orderRows(db(), userId)).toEqual([]);
+    // Each refusal is in the history (DESIGN: a refused order is stored as rejected).
+    expect((await orderRows(db(), userId)).map((row) => [row.status, row.reject_reason])).toEqual(Array(4).fill(['rejected', 'trade_cooldown']));
     expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBe(until);
     clock.advance(1);
     expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBeNull();
