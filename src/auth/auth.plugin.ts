@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../platform/errors.js';
 import type { Platform } from '../platform/platform.js';
-import type { AuthDeps, CredentialsResetListener } from './auth-context.js';
+import type { AuthDeps } from './auth-context.js';
 import { authRoutes } from './auth.routes.js';
 import { credentialRoutes } from './credentials.routes.js';
 import { recoveryRoutes } from './recovery.routes.js';
@@ -25,11 +25,10 @@ export function authDeps(platform: Platform): AuthDeps {
 
 /**
  * Passkey accounts: the cookie parser, `requireSession` / `requireRole` for every feature, and the
- * /api/auth routes. Register it before the features that use the hooks. `onCredentialsReset` is told inside each
- * recovery's transaction (trading cancels the account's resting orders there).
+ * /api/auth routes. Register it before the features that use the hooks.
  * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path.
  */
-export async function registerAuth(app: FastifyInstance, platform: Platform, listeners: { onCredentialsReset?: CredentialsResetListener } = {}): Promise<void> {
+export async function registerAuth(app: FastifyInstance, platform: Platform, listeners: Pick<AuthDeps, 'onCredentialsReset'> = {}): Promise<void> {
   const deps = { ...authDeps(platform), ...listeners };
   await app.register(fastifyCookie);
   registerSessionHooks(app, deps);
