@@ -32,6 +32,7 @@ import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
 import { fillRestingOrders } from './trading/resting-orders.service.js';
+import { cancelRestingOrdersOf } from './trading/order-book.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 
@@ -115,7 +116,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
 
   await app.register(healthRoutes(platform.db));
   // Before every feature that uses requireSession / requireRole.
-  await registerAuth(app, platform);
+  // A recovery cancels what rested in the account: auth announces inside its transaction, trading cancels.
+  await registerAuth(app, platform, {
+    onCredentialsReset: async (trx, userId) => (await cancelRestingOrdersOf(trx, platform, userId, 'credentials_reset')).length,
+  });
   // Bars fetched from the provider may fill resting limit orders: market announces, trading listens.
   const marketData = createMarketData({
     db: platform.db,

@@ -73,9 +73,17 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
       '/api/trade-window/portfolio/reset',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Back to 100,000 cash (resting orders canceled, history kept)', response: { 200: Portfolio, 401: error, 403: error } },
+        schema: {
+          tags,
+          security,
+          summary: 'Back to 100,000 cash (resting orders canceled, history kept); 403 trade_cooldown (`until`) during the recovery cooldown',
+          response: { 200: Portfolio, 401: error, 403: OrderRefusal },
+        },
       },
-      async (request) => resetMyPortfolio(deps, authOf(request)),
+      async (request, reply) => {
+        const answer = await resetMyPortfolio(deps, authOf(request));
+        return reply.status(answer.status).send(answer.body);
+      },
     );
   };
 }

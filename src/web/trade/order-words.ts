@@ -17,6 +17,7 @@ export const REASONS: Readonly<Record<string, string>> = {
   insufficient_position: 'not enough shares',
   no_price: 'no stored price',
   option_expired: 'an expired leg',
+  trade_cooldown: 'trading paused after a recovery',
 };
 
 /** "10 SPX" or "1 × SPY: sell SPY261218P00400000, buy SPY261218P00390000" — what an order trades. */

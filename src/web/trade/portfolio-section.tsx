@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { api, ApiError, describeError } from '../api';
 import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
 import { isSignedOut } from '../library/errors';
@@ -58,6 +58,8 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
       props.onReset();
     } catch (error) {
       if (isSignedOut(error)) return void reload();
+      // Refused during the recovery cooldown: the banner above says until when.
+      if (error instanceof ApiError && error.code === 'trade_cooldown' && typeof error.body.until === 'string') props.onCooldown(error.body.until);
       setProblem(`The portfolio could not be reset: ${describeError(error)}`);
     } finally {
       setBusy(false);
