@@ -215,7 +215,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
       // A refusal from the server lands beside its field, as in the other lab forms.
       await page.getByLabel('Symbol').fill('ZZZZ');
       await page.getByRole('button', { name: 'Run sweep' }).click();
-      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      await expectFieldError(page, 'Symbol', 'We have no prices for ZZZZ. Pick a symbol from the list: type part of a ticker or name to search.');
       expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
     } finally {
       await browser.close();
