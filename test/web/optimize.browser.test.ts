@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNLABELLED_CONTROLS } from './rig/controls.js';
-import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
+import { describeInBrowser, fullPageScreenshot, launchBrowser, screenshotTaker } from './rig/chromium.js';
 import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
@@ -107,7 +107,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
       const bestRow = await topRows.first().locator('td').allInnerTexts();
       expect(bestRow.slice(0, 2)).toEqual([String(answer.best.params.fast_period), String(answer.best.params.slow_period)]);
       await shot('heat-map');
-      await page.screenshot({ path: 'test-output/browser/optimize/optimize-desktop.png', fullPage: true });
+      await fullPageScreenshot(page, 'test-output/browser/optimize/optimize-desktop.png');
 
       // Hover: the tooltip names the cell under the pointer (row 2 = fast 10, column 2 = slow 40) and its figures.
       const cell = answer.cells.find((candidate) => candidate.params.fast_period === 10 && candidate.params.slow_period === 40)!;
