@@ -22,6 +22,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
+import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
   });
   await app.register(symbolsRoutes(platform.db));
+  await app.register(dataFeedsRoutes(config.alpaca));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
