@@ -2,6 +2,7 @@ import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { BadRequest } from '../errors.js';
+import { quotedName } from './field-names.js';
 
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
@@ -325,7 +326,7 @@ function firstUnrepresentable(root: unknown, rootPath: string): { path: string; 
     const isArray = Array.isArray(container);
     for (const key in container) {
       const member = (container as Record<string, unknown>)[key];
-      const memberPath = () => (isArray ? `${path}[${key}]` : `${path}.${key}`);
+      const memberPath = () => (isArray ? `${path}[${key}]` : `${path}.${quotedName(key)}`);
       const keyKind = isArray ? undefined : textProblem(key);
       if (keyKind) return { path, kind: keyKind };
       const kind = leafProblem(member);
