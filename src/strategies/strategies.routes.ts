@@ -10,6 +10,7 @@ import {
   StrategyIdParams,
   StrategyList,
   StrategyListQuery,
+  StrategyPageQuery,
 } from './strategies.schema.js';
 import {
   createMyStrategy,
@@ -19,7 +20,7 @@ import {
   listMyStrategies,
   parseStrategyId,
   updateMyStrategy,
-  type StrategyDeps,
+  type LibraryDeps,
 } from './strategies.service.js';
 import { templateCatalogue, TemplateList } from './templates.schema.js';
 
@@ -31,7 +32,7 @@ const security = [{ session: [] }];
  * The Strategy Library, each route behind a session; `GET /api/strategies` without one is the template catalogue
  * (its legacy name, as before the library existed).
  */
-export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox {
+export function strategiesRoutes(deps: LibraryDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/strategies',
@@ -61,15 +62,34 @@ export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox 
     // Declared as a static path, which Fastify's router always prefers to `/api/strategies/:id`.
     app.get(
       '/api/strategies/active',
-      { onRequest: app.requireSession, schema: { tags, security, summary: 'Active strategies for a picker', response: { 200: ActiveStrategyList, 401: error } } },
-      async (request) => listMyActiveStrategies(deps, authOf(request)),
+      {
+        onRequest: app.requireSession,
+        schema: {
+          tags,
+          security,
+          summary: 'Active strategies for a picker, a page at a time (total in X-Total-Count)',
+          querystring: StrategyPageQuery,
+          response: { 200: ActiveStrategyList, 400: error, 401: error },
+        },
+      },
+      async (request, reply) => {
+        const { strategies, total } = await listMyActiveStrategies(deps, authOf(request), request.query);
+        reply.header('x-total-count', String(total));
+        return strategies;
+      },
     );
 
     app.post(
       '/api/strategies',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Create a strategy', body: CreateStrategyBody, response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error } },
+        schema: {
+          tags,
+          security,
+          summary: 'Create a strategy (at most 1,000 in a library: 409 strategy_limit_reached)',
+          body: CreateStrategyBody,
+          response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error, 409: error },
+        },
       },
       async (request, reply) => reply.status(201).send(await createMyStrategy(deps, authOf(request), request.body)),
     );
