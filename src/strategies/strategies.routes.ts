@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../auth/session-hooks.js';
+import { pageReply } from '../platform/http/paging.js';
 import {
   ActiveStrategyList,
   CreateStrategyBody,
@@ -50,12 +51,7 @@ export function strategiesRoutes(deps: LibraryDeps): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request, reply) => {
-        if (!request.auth) return templateCatalogue(request);
-        const { strategies, total } = await listMyStrategies(deps, request.auth, request.query);
-        reply.header('x-total-count', String(total));
-        return strategies;
-      },
+      async (request, reply) => (request.auth ? pageReply(reply, await listMyStrategies(deps, request.auth, request.query)) : templateCatalogue(request)),
     );
 
     // The session is checked on request, before the body is validated: no details for a caller without one.
@@ -72,11 +68,7 @@ export function strategiesRoutes(deps: LibraryDeps): FastifyPluginAsyncTypebox {
           response: { 200: ActiveStrategyList, 400: error, 401: error },
         },
       },
-      async (request, reply) => {
-        const { strategies, total } = await listMyActiveStrategies(deps, authOf(request), request.query);
-        reply.header('x-total-count', String(total));
-        return strategies;
-      },
+      async (request, reply) => pageReply(reply, await listMyActiveStrategies(deps, authOf(request), request.query)),
     );
 
     app.post(

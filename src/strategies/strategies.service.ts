@@ -3,6 +3,7 @@ import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
 import type { Db, DbOrTx, DialectName } from '../platform/db/database.js';
 import { BadRequest, Conflict, NotFound } from '../platform/errors.js';
+import type { Page } from '../platform/http/paging.js';
 import { lockUser } from '../auth/users.repo.js';
 import {
   countStrategies,
@@ -87,11 +88,11 @@ export async function listMyStrategies(
   deps: StrategyDeps,
   caller: Caller,
   query: StrategyListQuery,
-): Promise<{ strategies: Strategy[]; total: number }> {
+): Promise<Page<Strategy>> {
   const activeOnly = query.active_only === '1';
   const page = { activeOnly, ...pageOf(query) };
   const [rows, total] = await Promise.all([listStrategies(deps.db, caller.userId, page), countStrategies(deps.db, caller.userId, activeOnly)]);
-  return { strategies: rows.map(strategyView), total };
+  return { items: rows.map(strategyView), total };
 }
 
 /** One page of the active-strategy picker, and how many active strategies there are. */
@@ -99,9 +100,9 @@ export async function listMyActiveStrategies(
   deps: StrategyDeps,
   caller: Caller,
   query: StrategyPageQuery,
-): Promise<{ strategies: Pick<Strategy, 'id' | 'name' | 'strategy_type'>[]; total: number }> {
+): Promise<Page<Pick<Strategy, 'id' | 'name' | 'strategy_type'>>> {
   const [rows, total] = await Promise.all([listActiveStrategySummaries(deps.db, caller.userId, pageOf(query)), countStrategies(deps.db, caller.userId, true)]);
-  return { strategies: rows.map((row) => ({ id: Number(row.id), name: row.name, strategy_type: row.strategy_type })), total };
+  return { items: rows.map((row) => ({ id: Number(row.id), name: row.name, strategy_type: row.strategy_type })), total };
 }
 
 function pageOf(query: StrategyPageQuery): { limit: number; offset: number } {
