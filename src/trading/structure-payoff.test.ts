@@ -77,6 +77,10 @@ describe('structure payoff: maximum loss, maximum gain and breakevens of an orde
     expect(riskProfile([leg(C520, 'sell')], 1, -2)).toEqual({ max_loss: null, max_gain: 200, breakevens: [522] });
   });
 
+  it('a structure beyond 2^53 cents of risk is answered (the nearest amount), never an error', () => {
+    expect(riskProfile([leg('SPX301218P99999999', 'buy', 100)], 10_000_000, 0.01)).toMatchObject({ max_loss: 10_000_000, max_gain: 9_999_999_890_000_000 });
+  });
+
   it('two expiries: no single breakeven', () => {
     expect(riskProfile([...putCreditSpread, leg('SPY260515P00500000', 'sell'), leg('SPY260515P00480000', 'buy')], 1, -5)).toEqual({ max_loss: 2500, max_gain: 500, breakevens: [] });
   });

@@ -7,7 +7,7 @@
  */
 import { parseOccSymbol } from '../compliance/occ-symbol.js';
 import { money } from '../compliance/compliance-rules.js';
-import { amountCents, centsToAmount } from './money.js';
+import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
 
 export interface StructureLeg {
   readonly symbol: string;
@@ -76,13 +76,25 @@ export function riskProfile(legs: readonly StructureLeg[], qty: number, netPrice
     lowest = lowest === null || slope < 0 ? null : lowest + Math.min(...values);
     highest = highest === null || slope > 0 ? null : highest + Math.max(...values);
   }
-  const dollars = (cents: number) => centsToAmount(cents);
-  const priceCents = amountCents(qty, netPrice, 100);
+  const priceCents = orderCents(qty, netPrice);
   return {
-    max_loss: lowest === null ? null : dollars(priceCents - amountCents(qty, lowest / 1000, 100)),
-    max_gain: highest === null ? null : dollars(amountCents(qty, highest / 1000, 100) - priceCents),
+    max_loss: lowest === null ? null : centsToAmount(priceCents - orderCents(qty, lowest / 1000)),
+    max_gain: highest === null ? null : centsToAmount(orderCents(qty, highest / 1000) - priceCents),
     breakevens: groups.length === 1 ? breakevens(groups[0]!, netPrice) : [],
   };
+}
+
+/**
+ * qty × price × 100 in cents, exact while it is a safe integer; beyond 2^53 cents (a structure far larger than any
+ * account could hold, which the order itself would refuse) the nearest double, as it is only shown.
+ */
+function orderCents(qty: number, price: number): number {
+  try {
+    return amountCents(qty, price, 100);
+  } catch (error) {
+    if (error instanceof MoneyOutOfRange) return Math.round(qty * price * 100 * 100);
+    throw error;
+  }
 }
 
 /** The least and the most the legs are worth at expiry (dollars a share), calls beyond the highest strike counted up to `lastClose` more. */
