@@ -185,7 +185,7 @@ export interface PaperPositionsTable {
   updated_at: Timestamp;
 }
 
-/** An open options position as the structure it was traded as (migration 0008). */
+/** An open options position as the structure it was traded as (migration 0009). */
 export interface OptionStructuresTable {
   id: string;
   user_id: string;

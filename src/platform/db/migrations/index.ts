@@ -6,7 +6,7 @@ import * as outboxLink from './0004_outbox_link.js';
 import * as paperMoney from './0005_paper_money.js';
 import * as adminBreach from './0006_admin_breach.js';
 import * as dataRights from './0007_data_rights.js';
-import * as optionStructures from './0008_option_structures.js';
+import * as optionStructures from './0009_option_structures.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -17,5 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_paper_money': paperMoney,
   '0006_admin_breach': adminBreach,
   '0007_data_rights': dataRights,
-  '0008_option_structures': optionStructures,
+  '0009_option_structures': optionStructures,
 };

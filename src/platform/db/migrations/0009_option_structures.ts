@@ -6,6 +6,7 @@ import { columnTypes } from './column-types.js';
  * opened it, how many units are still open and the net price per share paid (negative: received). Cash and the
  * per-contract positions stay in `paper_accounts` and `paper_positions`; this table only says how they are grouped,
  * so the Trade page shows a spread as one position at the price paid, not as legs with the price split between them.
+ * Numbered 0009: 0008 is the breach steps and export tombstones of another part of issue 29.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const t = columnTypes(db);
