@@ -17,10 +17,10 @@ import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js
 import { recordStructure } from './option-structures.service.js';
 import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
 import { orderView, refusalOf } from './order-view.js';
-import { priceCheck } from './structure-payoff.js';
 import { findOrderByClientId, insertOrder, type OrderRow } from './orders.repo.js';
 import { bookFill, openAccount, reservations, sharesHeld, type Reservations, type TradingDeps } from './portfolio.service.js';
 import type { AccountRow } from './portfolio.repo.js';
+import { priceCheck } from './structure-payoff.js';
 import type { Order, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
 
 type Caller = Pick<AuthContext, 'userId'>;

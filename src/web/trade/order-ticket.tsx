@@ -19,7 +19,7 @@ import type { OptionsRisk, Order } from './types';
 import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'net_price'];
-/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs. */
+/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth). */
 const CONTROL_OF_CODE = {
   not_found: 'strategy_id',
   insufficient_funds: 'qty',
