@@ -2,7 +2,7 @@ import type { AuthContext } from '../auth/sessions.service.js';
 import { evaluateTrade } from '../compliance/compliance.service.js';
 import { money, newYorkDate } from '../compliance/compliance-rules.js';
 import { calendarDaysBetween } from '../engine/dates.js';
-import { latestStoredBar } from '../market/bars.repo.js';
+import { latestStoredBar, latestStoredClose } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
@@ -15,11 +15,13 @@ import { cooldownRefusal, cooldownRefusalOf, cooldownEnd, TRADE_COOLDOWN } from 
 import { immediateFillPrice, splitOverLegs } from './fills.js';
 import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
 import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js';
+import { recordStructure } from './option-structures.service.js';
 import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
 import { orderView, refusalOf } from './order-view.js';
 import { findOrderByClientId, insertOrder, type OrderRow } from './orders.repo.js';
 import { bookFill, openAccount, reservations, sharesHeld, type Reservations, type TradingDeps } from './portfolio.service.js';
 import type { AccountRow } from './portfolio.repo.js';
+import { priceCheck } from './structure-payoff.js';
 import type { Order, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
 
 type Caller = Pick<AuthContext, 'userId'>;
@@ -136,6 +138,8 @@ class Placing {
     const today = newYorkDate(this.deps.clock.now());
     const expired = draft.legs.find((leg) => calendarDaysBetween(today, leg.expiry) < 0);
     if (expired) return this.reject(verdict, 'option_expired', `Leg ${expired.symbol} expired on ${expired.expiry}; an expired contract cannot be traded.`);
+    const price = priceCheck(draft.legs, draft.limitPrice!, await latestStoredClose(this.trx, draft.symbol));
+    if (!price.ok) return this.reject(verdict, price.code, price.message);
     const net = amountCents(draft.qty, draft.limitPrice!, CONTRACT_MULTIPLIER);
     const changes = draft.legs.map((leg) => ({ symbol: leg.symbol, qty: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio }));
     const reserved = await reservations(this.trx, this.caller.userId);
@@ -170,7 +174,9 @@ class Placing {
       delta: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio,
       paidCents: shares[index]!,
     }));
-    return this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
+    const answer = await this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
+    await recordStructure(this.trx, this.deps.clock, this.caller.userId, { underlying: draft.symbol, legs: draft.legs, qty: draft.qty, netPrice: draft.limitPrice! });
+    return answer;
   }
 
   private fundsRefusal(verdict: Verdict, neededCents: number, reserved: Reservations): Promise<OrderAnswer> | null {

@@ -9,6 +9,8 @@ import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { applyTrade, FLAT } from './fills.js';
 import { amountCents, averagePrice, centsToAmount, safeCents, STARTING_CASH_CENTS } from './money.js';
 import { collateralCents, type ContractHolding } from './option-risk.js';
+import { deleteStructures } from './option-structures.repo.js';
+import { structuresView } from './option-structures.service.js';
 import { listUserRestingOrders, markCanceled } from './orders.repo.js';
 import {
   deletePosition,
@@ -144,6 +146,7 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
     equity: centsToAmount(equityCents),
     positions: equities,
     options_positions: options,
+    options_structures: await structuresView(deps.db, caller.userId),
     realized_pnl: centsToAmount(account ? Number(account.realized_pnl_cents) : 0),
     trade_cooldown_until: await cooldownUntil(deps, caller),
   };
@@ -171,6 +174,7 @@ export async function resetMyPortfolio(deps: TradingDeps, caller: Caller): Promi
       }
     }
     await deletePositions(trx, caller.userId);
+    await deleteStructures(trx, caller.userId);
     await updateAccount(trx, caller.userId, { cash_cents: STARTING_CASH_CENTS, realized_pnl_cents: 0 }, now);
     await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'portfolio.reset' });
     return null;

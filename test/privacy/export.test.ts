@@ -137,7 +137,7 @@ describeEachDialect('data rights: export', (database) => {
   it('covers every table of the live schema holding a user_id, but those left out on purpose', async () => {
     const live = await listLiveColumns(database().handle);
     const withUser = [...new Set(live.filter((c) => c.column === 'user_id').map((c) => c.table))].sort();
-    const inBundle: string[] = ['sessions', 'passkey_credentials', 'strategies', 'orders', 'paper_accounts', 'paper_positions'];
+    const inBundle: string[] = ['sessions', 'passkey_credentials', 'strategies', 'orders', 'paper_accounts', 'paper_positions', 'option_structures'];
     expect(withUser.filter((table) => !inBundle.includes(table) && !(table in LEFT_OUT))).toEqual([]);
   });
 

@@ -45,9 +45,10 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
   it('enforcement on/off × with/without strategy_id × both routes', async () => {
     const user = await trader();
     const flags = { compliance_checked: true, compliance_compliant: true };
-    // An equity buy breaks "sell only"; an options debit breaks "sell only" and the minimum credit.
+    // An equity buy breaks "sell only"; an options debit (the put spread bought) breaks "sell only" and the minimum credit.
     const equityBody = (extra: object) => ({ symbol: 'SPY', side: 'buy', qty: 1, ...flags, ...extra });
-    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: SPREAD_LEGS, qty: 1, net_price: 0.5, ...flags, ...extra });
+    const debitSpread = SPREAD_LEGS.map((leg) => ({ ...leg, side: leg.side === 'sell' ? 'buy' : 'sell' }));
+    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: debitSpread, qty: 1, net_price: 0.5, ...flags, ...extra });
 
     const cases = [
       { route: 'orders', enforce: false, strategy: true, status: 201, stored: [true, true] },
