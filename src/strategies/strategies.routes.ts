@@ -49,6 +49,8 @@ export function strategiesRoutes(deps: LibraryDeps): FastifyPluginAsyncTypebox {
       {
         onRequest: async (request, reply) => (wantsLibrary(request) ? app.requireSession : app.loadSession).call(app, request, reply),
         schema: {
+          // The hook above picks its session hook per request, so it is declared here rather than by placeSessionHooks.
+          security: [{ session: [] }, {}],
           tags: ['strategies', 'backtest'],
           summary:
             'With a session: your Strategy Library (total in X-Total-Count). Without (and under AUTH_V1=off): the strategy templates (as /api/templates). `scope=library`: the library in every mode, 401 without a session',

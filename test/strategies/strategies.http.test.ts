@@ -277,6 +277,9 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
     const list = spec.paths['/api/strategies'].get.responses['200'].content['application/json'].schema;
     expect(list.anyOf).toHaveLength(2);
     expect(spec.paths['/api/strategies'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'scope', in: 'query' })]));
+    // The session is optional there (the catalogue without one), required by the library routes.
+    expect(spec.paths['/api/strategies'].get.security).toEqual([{ session: [] }, {}]);
+    expect(spec.paths['/api/strategies/{id}'].get.security).toEqual([{ session: [] }]);
     expect(Object.keys(spec.paths['/api/strategies/{id}'])).toEqual(expect.arrayContaining(['get', 'patch', 'delete']));
   });
 });
