@@ -163,6 +163,17 @@ describeEachDialect('the breach runbook after the mailing: steps, quiet incident
     expect(await breachMailsTo(erased.email)).toBe(1);
   });
 
+  it('refuses a leap second (valid RFC 3339, not a time Date can hold) with a 400 instead of failing in the handler', async () => {
+    const accepted = await notify({ summary: 'A leap-second probe of the runbook steps.', severity: 'low', affected: [admin.userId], notify_users: false });
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const step = await admin.client.post(`/api/admin/breach/${accepted.json().incident_id}/steps`, { step: 'note', note: 'x', at: '2020-12-31T23:59:60Z' });
+    expect({ status: step.statusCode, error: step.json().error }).toEqual({ status: 400, error: 'validation_failed' });
+    const audit = await admin.client.get('/api/admin/audit?from=2016-12-31T23:59:60Z');
+    expect({ status: audit.statusCode, error: audit.json().error }).toEqual({ status: 400, error: 'validation_failed' });
+    const leapNotice = await notify({ summary: 'A leap-second probe of detected_at.', severity: 'high', affected: [admin.userId], detected_at: '2016-12-31T23:59:60Z' });
+    expect({ status: leapNotice.statusCode, error: leapNotice.json().error }).toEqual({ status: 400, error: 'validation_failed' });
+  });
+
   it('keeps a closed incident five years after its close, then housekeeping deletes it with its steps; one never closed stays', async () => {
     const closedIds = (await db().selectFrom('breach_incidents').select('id').where('status', '=', 'closed').execute()).map((r) => r.id);
     const unclosed = await db().selectFrom('breach_incidents').select('id').where('status', '!=', 'closed').execute();
@@ -174,4 +185,5 @@ describeEachDialect('the breach runbook after the mailing: steps, quiet incident
     expect(await db().selectFrom('breach_incident_steps').select('id').where('incident_id', 'in', closedIds).execute()).toEqual([]);
     expect(await db().selectFrom('breach_incidents').select('id').where('status', '!=', 'closed').execute()).toEqual(unclosed);
   });
+
 });

@@ -5,7 +5,16 @@ import { BadRequest } from '../errors.js';
 import { quotedName } from './field-names.js';
 
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
+const requireCjs = createRequire(import.meta.url);
+const addFormats = requireCjs('ajv-formats') as (ajv: Ajv) => Ajv;
+type StringFormat = { validate: (value: string) => boolean; compare: (a: string, b: string) => number | undefined };
+const RFC3339_DATE_TIME = (requireCjs('ajv-formats/dist/formats') as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time']!;
+
+/**
+ * RFC 3339 allows a leap second (`23:59:60Z`) that JavaScript's Date cannot hold: such a time would pass validation
+ * and then throw in the handler (a 500). A `date-time` is therefore also one that Date reads.
+ */
+const DATE_TIME: StringFormat = { ...RFC3339_DATE_TIME, validate: (value) => RFC3339_DATE_TIME.validate(value) && Number.isFinite(Date.parse(value)) };
 
 // One problem is enough to refuse a request: validation stops at the first (see `validatorOf` for small bodies).
 const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
@@ -67,7 +76,7 @@ function requestAjvs(coerceTypes: Options['coerceTypes'], externalSchemas: Share
 }
 
 function requestAjv(options: Options, externalSchemas: SharedSchemas): Ajv {
-  const ajv = addFormats(new Ajv({ ...COMMON, ...options }));
+  const ajv = addFormats(new Ajv({ ...COMMON, ...options })).addFormat('date-time', DATE_TIME);
   for (const schema of Object.values(externalSchemas)) ajv.addSchema(withRequestBounds(schema as AnySchema, { closed: false }));
   return ajv;
 }
