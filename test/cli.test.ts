@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/platform/db/database.js';
 import { queueMail } from '../src/platform/mail/outbox.js';
 import { systemClock } from '../src/platform/clock.js';
+import { OFFLINE } from './helpers/offline.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -19,13 +20,13 @@ function freshDataDir(): string {
 }
 
 function tradelab(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  return run(TSX, ['src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
+  return run(TSX, ['src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env } });
 }
 
 /** Node itself is the child (no tsx wrapper process), so a kill reaches the server and nothing is orphaned. */
 function start(dataDir: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env },
     stdio: 'ignore',
   });
 }

@@ -10,6 +10,7 @@ import { importBarsFile } from '../../src/market/import-bars.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
+import { OFFLINE } from '../helpers/offline.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-import-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -73,7 +74,7 @@ describeEachDialect('import-bars', (db) => {
 describe('tradelab import-bars (the command)', () => {
   const run = promisify(execFile);
   const tradelab = (dataDir: string, args: string[]) =>
-    run(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'import-bars', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
+    run(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'import-bars', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE } });
 
   it('imports a file and says what it stored; a broken file exits non-zero naming file and line, storing nothing', async () => {
     const dataDir = fs.mkdtempSync(path.join(dir, 'data-'));
@@ -106,7 +107,7 @@ describe('tradelab serve on an empty store', () => {
       });
     });
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--no-worker'], {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port) },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port), ...OFFLINE },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
