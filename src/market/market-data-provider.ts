@@ -27,8 +27,8 @@ export function marketDataProviderFor(config: Pick<Config, 'marketDataProvider' 
     const dailyBars = createYahooDailyBars({ config: config.yahoo, clock: deps.clock, logger: deps.logger });
     return { realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to) };
   }
-  const alpaca = config.marketDataProvider === 'alpaca' ? config.alpaca : null;
-  if (alpaca === null) return null;
+  const alpaca = config.alpaca;
+  if (config.marketDataProvider !== 'alpaca' || alpaca === null) return null;
   const alpacaDeps = { config: alpaca, clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}) };
   return { realTime: true, dailyBars: (symbol, from, to, feed) => fetchAlpacaDailyBars(alpacaDeps, symbol, from, to, feed) };
 }

@@ -145,6 +145,12 @@ describe('MARKET_DATA_PROVIDER', () => {
     expect(loadConfig({ MARKET_DATA_PROVIDER: 'NONE' }).marketDataProvider).toBe('none');
   });
 
+  it('drops Alpaca keys another choice leaves unused, so nothing offers its real-time feed', () => {
+    for (const provider of ['yahoo', 'none']) {
+      expect(loadConfig({ ALPACA_KEY_ID: 'a', ALPACA_SECRET_KEY: 'b', MARKET_DATA_PROVIDER: provider }).alpaca).toBeNull();
+    }
+  });
+
   it("sends Yahoo's requests to Yahoo's own host with a 10 s timeout unless told otherwise", () => {
     expect(loadConfig({}).yahoo).toEqual({ baseUrl: 'https://query2.finance.yahoo.com', timeoutMs: 10000 });
     expect(loadConfig({ YAHOO_BASE_URL: 'http://127.0.0.1:9999/', YAHOO_TIMEOUT_MS: '2500' }).yahoo).toEqual({ baseUrl: 'http://127.0.0.1:9999', timeoutMs: 2500 });

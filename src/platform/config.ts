@@ -33,7 +33,10 @@ export interface Config {
   readonly trustProxy: false | readonly string[];
   /** Where bars the store lacks come from: `yahoo` (no key; the default without Alpaca keys), `alpaca`, or `none` (offline). */
   readonly marketDataProvider: MarketDataProviderName;
-  /** Alpaca Market Data v2: both keys set, or `null`. */
+  /**
+   * Alpaca Market Data v2 when it is the provider (`MARKET_DATA_PROVIDER=alpaca`, the default with both keys set), else
+   * `null`: what reads it (the real-time feed, GET /api/data-feeds) then treats the server as having no subscription.
+   */
   readonly alpaca: AlpacaConfig | null;
   readonly yahoo: YahooConfig;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
@@ -169,7 +172,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     bodyLimitBytes,
     trustProxy,
     marketDataProvider,
-    alpaca,
+    alpaca: marketDataProvider === 'alpaca' ? alpaca : null,
     yahoo,
     legacyBacktestRateLimit,
     sweepRateLimit,
