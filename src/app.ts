@@ -23,6 +23,7 @@ import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { marketDataProviderFor } from './market/market-data-provider.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
+import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
@@ -33,6 +34,7 @@ import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
 import { fillRestingOrders } from './trading/resting-orders.service.js';
+import { cancelRestingOrdersOf } from './trading/order-book.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 
@@ -116,7 +118,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
 
   await app.register(healthRoutes(platform.db));
   // Before every feature that uses requireSession / requireRole.
-  await registerAuth(app, platform);
+  // A recovery cancels what rested in the account: auth announces inside its transaction, trading cancels.
+  await registerAuth(app, platform, {
+    onCredentialsReset: async (trx, userId) => (await cancelRestingOrdersOf(trx, platform, userId, 'credentials_reset')).length,
+  });
   // Bars fetched from the provider may fill resting limit orders: market announces, trading listens.
   const marketData = createMarketData({
     db: platform.db,
@@ -126,6 +131,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
   });
   await app.register(symbolsRoutes(platform.db));
+  await app.register(dataFeedsRoutes(config.alpaca));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));

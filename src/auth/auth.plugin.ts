@@ -30,8 +30,8 @@ export function authDeps(platform: Platform): AuthDeps {
  * AUTH_V1=off registers no account route and 404s every account, data-rights and admin path. `GET /api/config`
  * answers in every mode: it is how the web app learns which.
  */
-export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
-  const deps = authDeps(platform);
+export async function registerAuth(app: FastifyInstance, platform: Platform, listeners: Pick<AuthDeps, 'onCredentialsReset'> = {}): Promise<void> {
+  const deps = { ...authDeps(platform), ...listeners };
   await app.register(fastifyCookie);
   registerSessionHooks(app, deps);
   await app.register(authModeRoutes(platform.config.authV1));

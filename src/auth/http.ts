@@ -3,6 +3,7 @@ import { truncateClientAddress } from '../platform/audit/client-address.js';
 import { MINUTE } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { BadRequest } from '../platform/errors.js';
+import { fieldPath, namesOf } from '../platform/http/field-names.js';
 import { rateLimit } from '../platform/http/rate-limit.js';
 import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { ClientInfo } from './auth-context.js';
@@ -49,7 +50,7 @@ export const rejectInvalidOptionalPayload: preHandlerAsyncHookHandler = async (r
 
 function invalidPayload(error: NonNullable<FastifyRequest['validationError']>): BadRequest {
   const details = (error.validation ?? []).slice(0, 10).map((issue: { instancePath: string; message?: string }) => ({
-    field: `body${issue.instancePath.replace(/\//g, '.')}`,
+    field: fieldPath('body', namesOf(issue.instancePath)),
     message: issue.message ?? 'is invalid',
   }));
   return new BadRequest('invalid_payload', 'The request is not a well-formed WebAuthn payload.', details);

@@ -68,8 +68,9 @@ export async function recoveryOptions(deps: AuthDeps, token: string): Promise<Cr
 
 /**
  * Step 2, in one transaction: consume the link, remove every prior passkey and revoke every session,
- * store the new passkey, start the 72-hour trade cooldown, audit `user.credentials_reset`, queue the
- * "passkeys were reset" mail, and open a session with the new passkey.
+ * store the new passkey, start the 72-hour trade cooldown and cancel the resting orders (`onCredentialsReset`:
+ * whoever held the account may have queued them), audit `user.credentials_reset`, queue the "passkeys were
+ * reset" mail, and open a session with the new passkey.
  */
 export async function completeRecovery(
   deps: AuthDeps,
@@ -99,6 +100,7 @@ export async function completeRecovery(
     await storeCredential(trx, deps, user.id, credential, 'recovery');
     const cooldownUntil = isoAfter(deps.clock, LIFETIMES.tradeCooldown);
     await setTradeCooldown(trx, user.id, cooldownUntil);
+    const canceledOrders = (await deps.onCredentialsReset?.(trx, user.id)) ?? 0;
     await appendAudit(trx, deps.clock, {
       actorUserId: user.id,
       action: 'user.credentials_reset',
@@ -109,6 +111,7 @@ export async function completeRecovery(
         revoked_sessions: priorSessions.length,
         new_credential_id: credential.id,
         trade_cooldown_until: cooldownUntil,
+        canceled_orders: canceledOrders,
         ip_prefix: client.ipPrefix,
       },
     });

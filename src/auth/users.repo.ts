@@ -18,6 +18,16 @@ export async function lockUser(db: DbOrTx, id: string, dialect: 'sqlite' | 'post
   await (dialect === 'postgres' ? query.forUpdate() : query).execute();
 }
 
+/**
+ * PostgreSQL: the user's row under a share lock to the end of the transaction. Trades take it before the paper
+ * account's lock; erasure and recovery lock the row for update before the account, so either waits for the other
+ * (never each for the other) and a trade reads what they committed.
+ */
+export async function lockUserShared(db: DbOrTx, id: string, dialect: 'sqlite' | 'postgres'): Promise<UserRow | undefined> {
+  const query = db.selectFrom('users').selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? query.forShare() : query).executeTakeFirst();
+}
+
 export async function insertUser(db: DbOrTx, user: Insertable<UsersTable>): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }

@@ -19,6 +19,7 @@ import {
   type BacktestTrade,
   type BarSeries,
   type StrategyTemplate,
+  type UnfilledEntries,
 } from '../engine/index.js';
 import type { DataFeed } from '../market/market-terms.js';
 
@@ -37,6 +38,17 @@ export interface LegacyBacktestResult extends MetricsWithoutFinal {
   equity_curve: number[];
   drawdowns: number[];
   trades: BacktestTrade[];
+  /** Only when the strategy signalled entries and none could be filled (docs/backtesting.md, "No fill"). */
+  unfilled_signals?: UnfilledSignals;
+}
+
+export interface UnfilledSignals {
+  count: number;
+  /** YYYY-MM-DD of the first attempted fill. */
+  first_fill_date: string;
+  /** The open of that bar: the price of one share, as stored. */
+  share_price: number;
+  message: string;
 }
 
 export interface ComparisonEntry extends MetricsWithoutFinal {
@@ -112,6 +124,27 @@ export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestRe
       duration: t.duration,
     })),
   };
+}
+
+/**
+ * Why a run with entry signals has no trades: one share cost more than the capital at every attempted fill. The
+ * message names the first of those fills, where the price was first too high.
+ */
+export function unfilledSignals(symbol: string, bars: BarSeries, entries: UnfilledEntries, initialCapital: number): UnfilledSignals {
+  const price = bars.open[entries.firstFillBar]!;
+  const times = entries.count === 1 ? 'once' : `${entries.count.toLocaleString('en-US')} times`;
+  return {
+    count: entries.count,
+    first_fill_date: bars.dates[entries.firstFillBar]!,
+    share_price: price,
+    message:
+      `The strategy signalled ${times} but no signal could be filled: one share of ${symbol} cost ${dollars(price)} at the first fill, ` +
+      `more than the ${dollars(initialCapital)} capital.`,
+  };
+}
+
+function dollars(amount: number): string {
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 }
 
 /** One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns. */

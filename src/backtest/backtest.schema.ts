@@ -98,6 +98,17 @@ export const BacktestResult = Type.Object(
     equity_curve: Series('Equity at each bar close, aligned with dates'),
     drawdowns: Series('Drawdown at each bar (fraction ≤ 0), aligned with dates'),
     trades: Type.Array(Trade),
+    unfilled_signals: Type.Optional(
+      Type.Object(
+        {
+          count: Type.Integer({ description: 'Entry signals that came to a fill bar' }),
+          first_fill_date: Type.String({ description: 'YYYY-MM-DD of the first attempted fill' }),
+          share_price: Type.Number({ description: 'The open of that bar: the price of one share, as stored' }),
+          message: Type.String(),
+        },
+        { description: 'Only when there are no trades although the strategy signalled: no signal could buy one whole share' },
+      ),
+    ),
   },
   { description: 'Legacy backtest result' },
 );

@@ -4,8 +4,8 @@ import type { BarsInPeriod, MarketData } from '../market/market-data.service.js'
 import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { backtestBodyBytes } from './backtest-body.js';
-import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, type StrategyTemplate } from '../engine/index.js';
-import { compareTemplates, comparisonResult, legacyBacktestHead, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
+import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, unfilledEntries, type StrategyTemplate } from '../engine/index.js';
+import { compareTemplates, comparisonResult, legacyBacktestHead, unfilledSignals, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
 import { refusedByEngine } from './engine-refusal.js';
 import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
 
@@ -43,6 +43,8 @@ export async function legacyBacktestBody(
       dates: bars.dates,
       run,
     });
+    const unfilled = run.trades.length === 0 ? unfilledEntries(bars, template.id, params) : undefined;
+    if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital);
     return backtestBodyBytes(head, { dates: bars.dates, equity: run.equity, drawdowns: run.drawdowns }, serialize);
   });
 }

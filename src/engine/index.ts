@@ -10,5 +10,6 @@ export { fractionArray, moneyArray, roundedUnits, roundFraction, roundFractionOr
 export { EngineError, type EngineErrorDetail } from './engine-error.js';
 export { timestamp as barTimestamp } from './dates.js';
 export { runTemplateBacktest } from './run-template.js';
+export { unfilledEntries, type UnfilledEntries } from './unfilled-entries.js';
 export * from './sweep/index.js';
 

@@ -87,7 +87,9 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
       }
     }
     if (cached === undefined || cached.series.dates.length === 0) {
-      throw new NotFound('unknown_symbol', `No bars are known for symbol "${symbol}". GET /api/symbols lists the symbols we have.`);
+      throw new NotFound('unknown_symbol', `We have no prices for ${symbol}.`, [
+        { field: 'body.symbol', message: 'has no stored prices; GET /api/symbols lists the symbols we have' },
+      ]);
     }
     return { series: cached.slices.slice(from, to), version: cached.version };
   }

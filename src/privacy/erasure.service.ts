@@ -1,5 +1,6 @@
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
+import { retryWhenBusy } from '../platform/db/busy.js';
 import type { Db, DbOrTx } from '../platform/db/database.js';
 import { Conflict } from '../platform/errors.js';
 import type { AuthDeps } from '../auth/auth-context.js';
@@ -33,6 +34,9 @@ import { cutoff } from '../platform/retention/purge.js';
  * by auth's one step-up verifier), then in one transaction: `deleted_at`, every session revoked, every resting
  * order canceled, `user.erase` audited, a notice mailed to the address (so an erasure the person did not make is
  * seen while the data still exists). The caller clears the cookie. The purge follows 30 days later.
+ * The step-up's challenge is spent once verified, so a transaction the database rolls back for contention is run
+ * again here rather than answered 503 (which would send the person through the passkey ceremony again); trades
+ * lock the user's row before the account's, as this does, so none deadlocks with it.
  */
 export async function eraseMyAccount(
   deps: AuthDeps,
@@ -40,6 +44,10 @@ export async function eraseMyAccount(
   credential: AuthenticationResponseJSON,
 ): Promise<{ deleted_at: string; purge_after: string }> {
   await verifyStepUp(deps, auth.userId, credential);
+  return retryWhenBusy(() => eraseInOneTransaction(deps, auth));
+}
+
+async function eraseInOneTransaction(deps: AuthDeps, auth: AuthContext): Promise<{ deleted_at: string; purge_after: string }> {
   return deps.db.transaction().execute(async (trx) => {
     await lockUser(trx, auth.userId, deps.dialect);
     const deletedAt = isoNow(deps.clock);

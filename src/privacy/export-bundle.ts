@@ -3,6 +3,7 @@ import type { DbOrTx } from '../platform/db/database.js';
 import {
   EXPORT_COLUMNS,
   readAuditEntries,
+  readOptionStructures,
   readOrders,
   readPaperAccount,
   readPaperPositions,
@@ -23,6 +24,7 @@ export const BUNDLE_TABLES = [
   { key: 'orders', file: 'orders.csv', about: 'your paper orders, filled, resting, refused or canceled' },
   { key: 'paper_account', file: 'paper_account.csv', about: 'your paper cash account (amounts in cents)' },
   { key: 'paper_positions', file: 'paper_positions.csv', about: 'your open paper positions (cost in cents)' },
+  { key: 'option_structures', file: 'option_structures.csv', about: 'your open paper options positions as the structures you traded (legs, units, net price a share)' },
   { key: 'audit_entries', file: 'audit_entries.csv', about: 'the audit log entries about you: what you did and what was done to your account' },
 ] as const;
 
@@ -40,6 +42,7 @@ export async function collectBundleData(db: DbOrTx, userId: string): Promise<Bun
     orders: await readOrders(db, userId),
     paper_account: await readPaperAccount(db, userId),
     paper_positions: await readPaperPositions(db, userId),
+    option_structures: await readOptionStructures(db, userId),
     // A session's id is the SHA-256 of its cookie: an audit row about a session keeps the kind, not the id.
     audit_entries: audit.map((entry) => ({ ...entry, target_id: entry.target_kind === 'session' ? null : entry.target_id })),
   };

@@ -20,6 +20,7 @@ export const EXPORT_COLUMNS = {
   ],
   paper_account: ['cash_cents', 'realized_pnl_cents', 'created_at', 'updated_at'],
   paper_positions: ['symbol', 'asset_class', 'qty', 'cost_cents', 'updated_at'],
+  option_structures: ['id', 'underlying', 'legs', 'qty', 'net_price', 'opened_at', 'updated_at'],
   audit_entries: ['id', 'at', 'action', 'actor_user_id', 'target_kind', 'target_id', 'context'],
 } as const;
 
@@ -49,6 +50,10 @@ export async function readPaperAccount(db: DbOrTx, userId: string) {
 
 export async function readPaperPositions(db: DbOrTx, userId: string) {
   return db.selectFrom('paper_positions').select(EXPORT_COLUMNS.paper_positions).where('user_id', '=', userId).orderBy('symbol').execute();
+}
+
+export async function readOptionStructures(db: DbOrTx, userId: string) {
+  return db.selectFrom('option_structures').select(EXPORT_COLUMNS.option_structures).where('user_id', '=', userId).orderBy('opened_at').orderBy('id').execute();
 }
 
 /**

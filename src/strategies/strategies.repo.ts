@@ -52,10 +52,11 @@ export async function countStrategies(db: DbOrTx, userId: string, activeOnly: bo
   return Number(row.n);
 }
 
-/** The active-strategy picker: id, name and type of every active strategy, oldest first. */
+/** The active-strategy picker: id, name and type of one page of the active strategies, oldest first. */
 export async function listActiveStrategySummaries(
   db: DbOrTx,
   userId: string,
+  page: { limit: number; offset: number },
 ): Promise<Pick<StrategyRow, 'id' | 'name' | 'strategy_type'>[]> {
   return db
     .selectFrom('strategies')
@@ -63,6 +64,8 @@ export async function listActiveStrategySummaries(
     .where('user_id', '=', userId)
     .where('is_active', '=', true)
     .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
 }
 

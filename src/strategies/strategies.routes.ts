@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../auth/session-hooks.js';
+import { pageReply } from '../platform/http/paging.js';
 import {
   ActiveStrategyList,
   CreateStrategyBody,
@@ -11,6 +12,7 @@ import {
   StrategyIdParams,
   StrategyList,
   StrategyListQuery,
+  StrategyPageQuery,
 } from './strategies.schema.js';
 import {
   createMyStrategy,
@@ -20,7 +22,7 @@ import {
   listMyStrategies,
   parseStrategyId,
   updateMyStrategy,
-  type StrategyDeps,
+  type LibraryDeps,
 } from './strategies.service.js';
 import { templateCatalogue, TemplateList } from './templates.schema.js';
 
@@ -40,7 +42,7 @@ function wantsLibrary(request: FastifyRequest): boolean {
  * The Strategy Library, each route behind a session; `GET /api/strategies` without one is the template catalogue
  * (its legacy name, as before the library existed), and so is it under AUTH_V1=off unless `?scope=library`.
  */
-export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox {
+export function strategiesRoutes(deps: LibraryDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/strategies',
@@ -60,27 +62,37 @@ export function strategiesRoutes(deps: StrategyDeps): FastifyPluginAsyncTypebox 
           },
         },
       },
-      async (request, reply) => {
-        if (!request.auth) return templateCatalogue(request);
-        const { strategies, total } = await listMyStrategies(deps, request.auth, request.query);
-        reply.header('x-total-count', String(total));
-        return strategies;
-      },
+      async (request, reply) => (request.auth ? pageReply(reply, await listMyStrategies(deps, request.auth, request.query)) : templateCatalogue(request)),
     );
 
     // The session is checked on request, before the body is validated: no details for a caller without one.
     // Declared as a static path, which Fastify's router always prefers to `/api/strategies/:id`.
     app.get(
       '/api/strategies/active',
-      { onRequest: app.requireSession, schema: { tags, security, summary: 'Active strategies for a picker', response: { 200: ActiveStrategyList, 401: error } } },
-      async (request) => listMyActiveStrategies(deps, authOf(request)),
+      {
+        onRequest: app.requireSession,
+        schema: {
+          tags,
+          security,
+          summary: 'Active strategies for a picker, a page at a time (total in X-Total-Count)',
+          querystring: StrategyPageQuery,
+          response: { 200: ActiveStrategyList, 400: error, 401: error },
+        },
+      },
+      async (request, reply) => pageReply(reply, await listMyActiveStrategies(deps, authOf(request), request.query)),
     );
 
     app.post(
       '/api/strategies',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Create a strategy', body: CreateStrategyBody, response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error } },
+        schema: {
+          tags,
+          security,
+          summary: 'Create a strategy (at most 1,000 in a library: 409 strategy_limit_reached)',
+          body: CreateStrategyBody,
+          response: { 201: Strategy, 400: StrategyErrorResponse, 401: error, 403: error, 409: error },
+        },
       },
       async (request, reply) => reply.status(201).send(await createMyStrategy(deps, authOf(request), request.body)),
     );

@@ -4,6 +4,8 @@ import { ALLOWED_SIDES, STRATEGY_TYPES } from './strategy-policy.js';
 /** DESIGN's pagination: `limit` default 50, max 200; `offset` default 0; the total in `X-Total-Count`. */
 export const STRATEGY_LIST_DEFAULT_LIMIT = 50;
 export const STRATEGY_LIST_MAX_LIMIT = 200;
+/** A library holds at most this many strategies (409 `strategy_limit_reached` past it). */
+export const MAX_STRATEGIES_PER_USER = 1_000;
 
 /** Limits of the text fields (checked after trimming where the field is trimmed). */
 export const NAME_MAX = 100;
@@ -74,7 +76,7 @@ export type Strategy = Static<typeof Strategy>;
 export const StrategyList = Type.Array(Strategy);
 
 export const ActiveStrategy = Type.Object({ id: Type.Integer(), name: Type.String(), strategy_type: StrategyType });
-export const ActiveStrategyList = Type.Array(ActiveStrategy, { description: 'Active strategies, oldest first' });
+export const ActiveStrategyList = Type.Array(ActiveStrategy, { description: 'A page of the active strategies, oldest first (total in X-Total-Count)' });
 
 const optionalOnCreate = Type.Partial(
   Type.Object({ description: editable.description, is_active: Type.Boolean({ description: 'Default true' }), ...ruleFields }),
@@ -104,6 +106,10 @@ export const StrategyListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Skip this many (default 0)' })),
 });
 export type StrategyListQuery = Static<typeof StrategyListQuery>;
+
+/** A page of the active picker: `limit` and `offset` as every list. */
+export const StrategyPageQuery = Type.Pick(StrategyListQuery, ['limit', 'offset']);
+export type StrategyPageQuery = Static<typeof StrategyPageQuery>;
 
 /** Digits only (no sign, exponent or leading zero); the service refuses values above 2^53 − 1. */
 export const StrategyIdParams = Type.Object({

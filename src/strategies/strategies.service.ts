@@ -1,8 +1,10 @@
 import type { AuthContext } from '../auth/sessions.service.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
-import type { Db, DbOrTx } from '../platform/db/database.js';
-import { BadRequest, NotFound } from '../platform/errors.js';
+import type { Db, DbOrTx, DialectName } from '../platform/db/database.js';
+import { BadRequest, Conflict, NotFound } from '../platform/errors.js';
+import type { Page } from '../platform/http/paging.js';
+import { lockUser } from '../auth/users.repo.js';
 import {
   countStrategies,
   deleteStrategy,
@@ -15,17 +17,24 @@ import {
   type StrategyRow,
 } from './strategies.repo.js';
 import {
+  MAX_STRATEGIES_PER_USER,
   STRATEGY_LIST_DEFAULT_LIMIT,
   type CreateStrategyBody,
   type PatchStrategyBody,
   type Strategy,
   type StrategyListQuery,
+  type StrategyPageQuery,
 } from './strategies.schema.js';
 import { checkedRule, normalizeAllowlist, normalizeDescription, normalizeName } from './strategy-fields.js';
 
 export interface StrategyDeps {
   readonly db: Db;
   readonly clock: Clock;
+}
+
+/** What creating a strategy needs besides: the dialect, to lock the owner while counting the library. */
+export interface LibraryDeps extends StrategyDeps {
+  readonly dialect: DialectName;
 }
 
 type Caller = Pick<AuthContext, 'userId'>;
@@ -79,22 +88,32 @@ export async function listMyStrategies(
   deps: StrategyDeps,
   caller: Caller,
   query: StrategyListQuery,
-): Promise<{ strategies: Strategy[]; total: number }> {
+): Promise<Page<Strategy>> {
   const activeOnly = query.active_only === '1';
-  const page = { activeOnly, limit: query.limit ?? STRATEGY_LIST_DEFAULT_LIMIT, offset: query.offset ?? 0 };
+  const page = { activeOnly, ...pageOf(query) };
   const [rows, total] = await Promise.all([listStrategies(deps.db, caller.userId, page), countStrategies(deps.db, caller.userId, activeOnly)]);
-  return { strategies: rows.map(strategyView), total };
+  return { items: rows.map(strategyView), total };
 }
 
-export async function listMyActiveStrategies(deps: StrategyDeps, caller: Caller): Promise<Pick<Strategy, 'id' | 'name' | 'strategy_type'>[]> {
-  const rows = await listActiveStrategySummaries(deps.db, caller.userId);
-  return rows.map((row) => ({ id: Number(row.id), name: row.name, strategy_type: row.strategy_type }));
+/** One page of the active-strategy picker, and how many active strategies there are. */
+export async function listMyActiveStrategies(
+  deps: StrategyDeps,
+  caller: Caller,
+  query: StrategyPageQuery,
+): Promise<Page<Pick<Strategy, 'id' | 'name' | 'strategy_type'>>> {
+  const [rows, total] = await Promise.all([listActiveStrategySummaries(deps.db, caller.userId, pageOf(query)), countStrategies(deps.db, caller.userId, true)]);
+  return { items: rows.map((row) => ({ id: Number(row.id), name: row.name, strategy_type: row.strategy_type })), total };
 }
 
-export async function createMyStrategy(deps: StrategyDeps, caller: Caller, body: CreateStrategyBody): Promise<Strategy> {
+function pageOf(query: StrategyPageQuery): { limit: number; offset: number } {
+  return { limit: query.limit ?? STRATEGY_LIST_DEFAULT_LIMIT, offset: query.offset ?? 0 };
+}
+
+export async function createMyStrategy(deps: LibraryDeps, caller: Caller, body: CreateStrategyBody): Promise<Strategy> {
   const fields = checkedChanges(body);
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
+    await refuseFullLibrary(trx, deps, caller);
     const row = await insertStrategy(trx, {
       description: '',
       is_active: true,
@@ -156,6 +175,17 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
 
 function strategyNotFound(id: number): NotFound {
   return new NotFound('not_found', `There is no strategy ${id} in your library.`);
+}
+
+/** 409 `strategy_limit_reached` when the caller's library is full; holds the user's row so two creates cannot both pass. */
+async function refuseFullLibrary(trx: DbOrTx, deps: LibraryDeps, caller: Caller): Promise<void> {
+  await lockUser(trx, caller.userId, deps.dialect);
+  if ((await countStrategies(trx, caller.userId, false)) >= MAX_STRATEGIES_PER_USER) {
+    throw new Conflict(
+      'strategy_limit_reached',
+      `A library holds at most ${MAX_STRATEGIES_PER_USER.toLocaleString('en-US')} strategies; delete one you no longer use to add another.`,
+    );
+  }
 }
 
 async function audit(trx: DbOrTx, clock: Clock, caller: Caller, action: string, id: number, context?: Record<string, unknown>): Promise<void> {

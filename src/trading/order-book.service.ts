@@ -44,20 +44,22 @@ export async function cancelMyOrder(deps: TradingDeps, caller: Caller, id: strin
 
 /**
  * Cancels every resting order of the user in the caller's transaction, under the account's lock (as a cancel by
- * hand), each audited `order.cancel` with `reason`. Used by erasure. Returns the ids canceled.
+ * hand), each audited `order.cancel` with `reason` by `actorUserId` (the user; null for the system). Used by
+ * erasure, recovery and the fill job. Returns the ids canceled.
  */
 export async function cancelRestingOrdersOf(
   trx: DbOrTx,
   deps: Pick<TradingDeps, 'dialect' | 'clock'>,
   userId: string,
   reason: string,
+  actorUserId: string | null = userId,
 ): Promise<string[]> {
   if ((await listUserRestingOrders(trx, userId)).length === 0) return [];
   await openAccount(trx, deps, userId);
   const canceled: string[] = [];
   for (const order of await listUserRestingOrders(trx, userId)) {
     if (!(await markCanceled(trx, userId, order.id, isoNow(deps.clock)))) continue;
-    await appendAudit(trx, deps.clock, { actorUserId: userId, action: 'order.cancel', targetKind: 'order', targetId: order.id, context: { reason } });
+    await appendAudit(trx, deps.clock, { actorUserId, action: 'order.cancel', targetKind: 'order', targetId: order.id, context: { reason } });
     canceled.push(order.id);
   }
   return canceled;

@@ -21,6 +21,14 @@ describe('order drafts: validation (400) and the idempotency hash', () => {
     expect(optionsDraft({ underlying: 'SPY', qty: 1, legs: mixed, net_price: -2 }).side).toBe('sell');
   });
 
+  it('the same contract on two legs is a 400 naming both legs, in either OCC spelling', () => {
+    const twice = (second: string, side: 'buy' | 'sell') => () =>
+      optionsDraft({ underlying: 'SPY', qty: 1, legs: [{ symbol: C500, side: 'buy', ratio: 1 }, { symbol: C510, side: 'sell', ratio: 1 }, { symbol: second, side, ratio: 1 }], net_price: -1 });
+    expect(twice(C500, 'sell')).toThrow('SPY260417C00500000 is on legs 1 and 3');
+    expect(twice('SPY   260417C00500000', 'buy')).toThrow(BadRequest);
+    expect(twice('SPY260417P00500000', 'buy')).not.toThrow();
+  });
+
   it('an order worth more than $10 billion (qty × |price| × multiplier) is a 400 with a clear message', () => {
     expect(() => optionsDraft({ underlying: 'SPY', qty: 1000, legs: [{ symbol: C500, side: 'buy', ratio: 1 }], net_price: 1e9 })).toThrow(/at most \$10,000,000,000\.00 per order/);
     expect(() => optionsDraft({ underlying: 'SPY', qty: 1000, legs: [{ symbol: C500, side: 'buy', ratio: 1 }], net_price: 1e9 })).toThrow(BadRequest);

@@ -76,7 +76,8 @@ export function equityDraft(body: PlaceOrderBody): OrderDraft {
 }
 
 /**
- * `POST options-orders`: 400 for a malformed underlying or leg, a leg on another underlying, a net price whose sign
+ * `POST options-orders`: 400 for a malformed underlying or leg, a leg on another underlying, the same contract on two
+ * legs (either OCC spelling: bought and sold at once it is no position, only the price), a net price whose sign
  * the legs cannot have (all legs bought for a credit, all sold for a debit), or an order worth more than the maximum.
  * The side is the net price's: a debit (≥ 0) buys the structure, a credit sells it; the rules see the price as
  * quoted (positive).
@@ -97,6 +98,14 @@ export function optionsDraft(body: PlaceOptionsOrderBody): OrderDraft {
     if (leg.root !== body.underlying) {
       throw new BadRequest('invalid_option_symbol', `Leg ${index + 1}: ${leg.symbol} is an option on ${leg.root}, not on ${body.underlying}.`, [
         { field: `body.legs.${index}.symbol`, message: 'is an option on another underlying' },
+      ]);
+    }
+  });
+  trade.legs.forEach((leg, index) => {
+    const first = trade.legs.findIndex((other) => other.symbol === leg.symbol);
+    if (first < index) {
+      throw new BadRequest('validation_failed', `${leg.symbol} is on legs ${first + 1} and ${index + 1}: a contract is one leg (bought or sold, with its ratio).`, [
+        { field: `body.legs.${index}.symbol`, message: 'is the same contract as another leg' },
       ]);
     }
   });

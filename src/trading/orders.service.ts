@@ -1,24 +1,27 @@
 import type { AuthContext } from '../auth/sessions.service.js';
-import { findUserById } from '../auth/users.repo.js';
 import { evaluateTrade } from '../compliance/compliance.service.js';
 import { money, newYorkDate } from '../compliance/compliance-rules.js';
 import { calendarDaysBetween } from '../engine/dates.js';
-import { latestStoredBar } from '../market/bars.repo.js';
+import { latestStoredBar, latestStoredClose } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
-import { Conflict, Unprocessable } from '../platform/errors.js';
+import { Conflict, unauthenticated, Unprocessable } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
+import { findStrategy } from '../strategies/strategies.repo.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
+import { cooldownRefusal, cooldownRefusalOf, cooldownEnd, TRADE_COOLDOWN } from './cooldown.js';
 import { immediateFillPrice, splitOverLegs } from './fills.js';
 import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
 import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js';
+import { recordStructure } from './option-structures.service.js';
 import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
 import { orderView, refusalOf } from './order-view.js';
 import { findOrderByClientId, insertOrder, type OrderRow } from './orders.repo.js';
 import { bookFill, openAccount, reservations, sharesHeld, type Reservations, type TradingDeps } from './portfolio.service.js';
 import type { AccountRow } from './portfolio.repo.js';
+import { priceCheck } from './structure-payoff.js';
 import type { Order, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody } from './trading.schema.js';
 
 type Caller = Pick<AuthContext, 'userId'>;
@@ -40,25 +43,27 @@ export async function placeOptionsOrder(deps: TradingDeps, caller: Caller, body:
 }
 
 /**
- * DESIGN's order of refusals after validation (the drafts), in one transaction holding the account's lock: a retry
- * by `client_order_id` first (the first answer again, 409 for another body; a replay places nothing, so the cooldown
- * does not refuse it), then the recovery cooldown (403, nothing stored), the strategy (404 when not the caller's),
- * the compliance rules when enforcement is on, the price, the funds or shares. A refusal from the rules on is stored
- * as a rejected order and answered 422. An amount beyond the exact integers of cents is 422 `amount_out_of_range`
- * (nothing stored), never a 500.
+ * DESIGN's order of refusals after validation (the drafts), in one transaction holding the user's row and the
+ * account's lock (`openAccount`): an account erased since the session was checked is 401 (nothing stored: the
+ * erasure has canceled what rested and nothing may follow it); a retry by `client_order_id` (the first answer
+ * again, 409 for another body; a replay places nothing, so the cooldown does not refuse it), then the recovery
+ * cooldown (403), the strategy (404 when not the caller's), the compliance rules when enforcement is on, the price,
+ * the funds or shares. A refusal from the cooldown on is stored as a rejected order and answered 403 or 422. An
+ * amount beyond the exact integers of cents is 422 `amount_out_of_range` (nothing stored), never a 500.
  */
 async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Promise<OrderAnswer> {
   try {
     return await deps.db.transaction().execute(async (trx) => {
-      const account = await openAccount(trx, deps, caller.userId);
+      const { account, user } = await openAccount(trx, deps, caller.userId);
+      if (!user || user.deleted_at !== null) throw unauthenticated();
       if (draft.clientOrderId !== null) {
         const first = await findOrderByClientId(trx, caller.userId, draft.clientOrderId);
         if (first) return replay(first, draft);
       }
-      const cooldown = await cooldownRefusal(deps, trx, caller);
-      if (cooldown) return cooldown;
       const placing = new Placing(deps, trx, caller, draft, account);
-      let verdict = draft.clientFlags;
+      let verdict = deps.config.flagTradeWindowComplianceEnforcement ? { checked: null, compliant: null } : draft.clientFlags;
+      const until = cooldownEnd(user, deps.clock);
+      if (until !== null) return placing.refuseForCooldown(verdict, until);
       if (draft.strategyId !== null) {
         if (deps.config.flagTradeWindowComplianceEnforcement) {
           const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, draft.compliance);
@@ -70,8 +75,6 @@ async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Prom
         } else {
           await loadOwnStrategy(trx, caller, draft.strategyId);
         }
-      } else if (deps.config.flagTradeWindowComplianceEnforcement) {
-        verdict = { checked: null, compliant: null };
       }
       return draft.kind === 'equity' ? placing.equity(verdict) : placing.options(verdict);
     });
@@ -83,22 +86,16 @@ async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Prom
   }
 }
 
-/** The cooldown, read inside the account-locked transaction (an attempt is audited there, without an order). */
-async function cooldownRefusal(deps: TradingDeps, trx: DbOrTx, caller: Caller): Promise<OrderAnswer | null> {
-  const until = (await findUserById(trx, caller.userId))?.trade_cooldown_until ?? null;
-  if (until === null || new Date(until).getTime() <= deps.clock.now().getTime()) return null;
-  await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'order.reject', targetKind: 'order', context: { reason: 'trade_cooldown', until } });
-  return {
-    status: 403,
-    body: { error: 'trade_cooldown', message: `Your passkeys were reset by recovery: no order can be placed until ${until}.`, until },
-  };
-}
-
 function replay(first: OrderRow, draft: OrderDraft): OrderAnswer {
   if (first.request_hash !== draft.requestHash) {
     throw new Conflict('idempotency_conflict', `client_order_id "${draft.clientOrderId}" was already used for a different order (${first.id}).`);
   }
-  return first.status === 'rejected' ? { status: 422, body: refusalOf(first) } : { status: 200, body: orderView(first) };
+  return first.status === 'rejected' ? refusalAnswer(first) : { status: 200, body: orderView(first) };
+}
+
+/** A rejected order's answer: 403 with `until` for the cooldown, else 422. */
+function refusalAnswer(row: OrderRow): OrderAnswer {
+  return row.reject_reason === TRADE_COOLDOWN ? { status: 403, body: cooldownRefusalOf(refusalOf(row)) } : { status: 422, body: refusalOf(row) };
 }
 
 type Verdict = OrderDraft['clientFlags'];
@@ -141,6 +138,8 @@ class Placing {
     const today = newYorkDate(this.deps.clock.now());
     const expired = draft.legs.find((leg) => calendarDaysBetween(today, leg.expiry) < 0);
     if (expired) return this.reject(verdict, 'option_expired', `Leg ${expired.symbol} expired on ${expired.expiry}; an expired contract cannot be traded.`);
+    const price = priceCheck(draft.legs, draft.limitPrice!, await latestStoredClose(this.trx, draft.symbol));
+    if (!price.ok) return this.reject(verdict, price.code, price.message);
     const net = amountCents(draft.qty, draft.limitPrice!, CONTRACT_MULTIPLIER);
     const changes = draft.legs.map((leg) => ({ symbol: leg.symbol, qty: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio }));
     const reserved = await reservations(this.trx, this.caller.userId);
@@ -175,7 +174,9 @@ class Placing {
       delta: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio,
       paidCents: shares[index]!,
     }));
-    return this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
+    const answer = await this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
+    await recordStructure(this.trx, this.deps.clock, this.caller.userId, { underlying: draft.symbol, legs: draft.legs, qty: draft.qty, netPrice: draft.limitPrice! });
+    return answer;
   }
 
   private fundsRefusal(verdict: Verdict, neededCents: number, reserved: Reservations): Promise<OrderAnswer> | null {
@@ -193,10 +194,17 @@ class Placing {
     );
   }
 
-  async reject(verdict: Verdict, code: string, message: string, violations?: readonly { rule: string; message: string }[]): Promise<OrderAnswer> {
-    const row = await this.insert(verdict, { status: 'rejected', reject_reason: code, reject_message: message, violations: violations ? JSON.stringify(violations) : null });
+  /** Refused by the recovery cooldown, before the strategy is looked at: one that is not the caller's is not kept. */
+  async refuseForCooldown(verdict: Verdict, until: string): Promise<OrderAnswer> {
+    const { strategyId } = this.draft;
+    const own = strategyId !== null && (await findStrategy(this.trx, this.caller.userId, strategyId)) !== undefined;
+    return this.reject(verdict, TRADE_COOLDOWN, cooldownRefusal(until).message, undefined, own ? {} : { strategy_id: null });
+  }
+
+  async reject(verdict: Verdict, code: string, message: string, violations?: readonly { rule: string; message: string }[], stored: Partial<OrderRow> = {}): Promise<OrderAnswer> {
+    const row = await this.insert(verdict, { status: 'rejected', reject_reason: code, reject_message: message, violations: violations ? JSON.stringify(violations) : null, ...stored });
     await this.audit('order.reject', row, { reason: code, ...(violations ? { rules: violations.map((v) => v.rule) } : {}) });
-    return { status: 422, body: refusalOf(row) };
+    return refusalAnswer(row);
   }
 
   private async store(verdict: Verdict, outcome: Partial<OrderRow> & Pick<OrderRow, 'status'>, bookings: Parameters<typeof bookFill>[3] = []): Promise<OrderAnswer> {

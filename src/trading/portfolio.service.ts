@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/sessions.service.js';
-import { findUserById } from '../auth/users.repo.js';
+import { findUserById, lockUserShared, type UserRow } from '../auth/users.repo.js';
 import { latestStoredClose } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
@@ -9,6 +9,8 @@ import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { applyTrade, FLAT } from './fills.js';
 import { amountCents, averagePrice, centsToAmount, safeCents, STARTING_CASH_CENTS } from './money.js';
 import { collateralCents, type ContractHolding } from './option-risk.js';
+import { deleteStructures } from './option-structures.repo.js';
+import { structuresView } from './option-structures.service.js';
 import { listUserRestingOrders, markCanceled } from './orders.repo.js';
 import {
   deletePosition,
@@ -22,7 +24,8 @@ import {
   upsertPosition,
   type AccountRow,
 } from './portfolio.repo.js';
-import type { Portfolio } from './trading.schema.js';
+import { cooldownEnd, cooldownRefusal } from './cooldown.js';
+import type { OrderRefusal, Portfolio } from './trading.schema.js';
 
 export interface TradingDeps {
   readonly db: Db;
@@ -41,10 +44,15 @@ export interface Booking {
   readonly paidCents: number;
 }
 
-/** Opens the user's account on first use (100,000 cash) and holds its lock to the end of `trx`. */
-export async function openAccount(trx: DbOrTx, deps: Pick<TradingDeps, 'dialect' | 'clock'>, userId: string): Promise<AccountRow> {
+/**
+ * Opens the user's account on first use (100,000 cash) and holds its lock to the end of `trx`, after the user's row
+ * (`lockUserShared`: every path locks the user before the account, so an erasure or a recovery and a trade never
+ * deadlock). Answers the account and the user as committed: erased or in cooldown is the caller's to refuse.
+ */
+export async function openAccount(trx: DbOrTx, deps: Pick<TradingDeps, 'dialect' | 'clock'>, userId: string): Promise<{ account: AccountRow; user: UserRow | undefined }> {
+  const user = await lockUserShared(trx, userId, deps.dialect);
   await insertAccountIfAbsent(trx, userId, STARTING_CASH_CENTS, isoNow(deps.clock));
-  return lockAccount(trx, userId, deps.dialect);
+  return { account: await lockAccount(trx, userId, deps.dialect), user };
 }
 
 /** What the user's cash and shares must keep back. */
@@ -138,6 +146,7 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
     equity: centsToAmount(equityCents),
     positions: equities,
     options_positions: options,
+    options_structures: await structuresView(deps.db, caller.userId),
     realized_pnl: centsToAmount(account ? Number(account.realized_pnl_cents) : 0),
     trade_cooldown_until: await cooldownUntil(deps, caller),
   };
@@ -145,17 +154,19 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
 
 /** The end of the recovery cooldown while it holds, so the Trade page can say so before an order is refused. */
 async function cooldownUntil(deps: TradingDeps, caller: Caller): Promise<string | null> {
-  const until = (await findUserById(deps.db, caller.userId))?.trade_cooldown_until ?? null;
-  return until !== null && new Date(until).getTime() > deps.clock.now().getTime() ? until : null;
+  return cooldownEnd(await findUserById(deps.db, caller.userId), deps.clock);
 }
 
 /**
  * `POST /api/trade-window/portfolio/reset`: back to 100,000 cash, no positions, no realized P&L; resting orders
- * are canceled (audited `order.cancel`); the order history is kept.
+ * are canceled (audited `order.cancel`); the order history is kept. While the recovery cooldown holds it is refused
+ * like an order (403 `trade_cooldown`, nothing changed): fresh cash is trading too.
  */
-export async function resetMyPortfolio(deps: TradingDeps, caller: Caller): Promise<Portfolio> {
-  await deps.db.transaction().execute(async (trx) => {
-    await openAccount(trx, deps, caller.userId);
+export async function resetMyPortfolio(deps: TradingDeps, caller: Caller): Promise<{ status: 200; body: Portfolio } | { status: 403; body: OrderRefusal }> {
+  const until = await deps.db.transaction().execute(async (trx) => {
+    const { user } = await openAccount(trx, deps, caller.userId);
+    const cooling = cooldownEnd(user, deps.clock);
+    if (cooling !== null) return cooling;
     const now = isoNow(deps.clock);
     for (const order of await listUserRestingOrders(trx, caller.userId)) {
       if (await markCanceled(trx, caller.userId, order.id, now)) {
@@ -163,8 +174,10 @@ export async function resetMyPortfolio(deps: TradingDeps, caller: Caller): Promi
       }
     }
     await deletePositions(trx, caller.userId);
+    await deleteStructures(trx, caller.userId);
     await updateAccount(trx, caller.userId, { cash_cents: STARTING_CASH_CENTS, realized_pnl_cents: 0 }, now);
     await appendAudit(trx, deps.clock, { actorUserId: caller.userId, action: 'portfolio.reset' });
+    return null;
   });
-  return myPortfolio(deps, caller);
+  return until === null ? { status: 200, body: await myPortfolio(deps, caller) } : { status: 403, body: cooldownRefusal(until) };
 }

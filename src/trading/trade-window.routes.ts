@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../auth/session-hooks.js';
 import { cancelMyOrder, getMyOrder, listMyOrders } from './order-book.service.js';
+import { previewOptionsOrder } from './options-preview.service.js';
 import { placeEquityOrder, placeOptionsOrder } from './orders.service.js';
 import { myPortfolio, resetMyPortfolio, type TradingDeps } from './portfolio.service.js';
-import { Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
+import { OptionsRisk, Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
 
 const tags = ['trade-window'];
 const error = { $ref: 'ErrorResponse#' };
@@ -33,6 +34,21 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
         const answer = await placeOptionsOrder(deps, authOf(request), request.body);
         return reply.status(answer.status).send(answer.body);
       },
+    );
+
+    app.post(
+      '/api/trade-window/options-orders/preview',
+      {
+        onRequest: app.requireSession,
+        schema: {
+          tags,
+          security,
+          summary: 'Maximum loss, maximum gain and breakevens of an options order at its net price (nothing placed)',
+          body: PlaceOptionsOrderBody,
+          response: { 200: OptionsRisk, 400: error, 401: error, 403: error, 422: error },
+        },
+      },
+      async (request) => previewOptionsOrder(deps, request.body),
     );
 
     app.get(
@@ -73,9 +89,17 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
       '/api/trade-window/portfolio/reset',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Back to 100,000 cash (resting orders canceled, history kept)', response: { 200: Portfolio, 401: error, 403: error } },
+        schema: {
+          tags,
+          security,
+          summary: 'Back to 100,000 cash (resting orders canceled, history kept); 403 trade_cooldown (`until`) during the recovery cooldown',
+          response: { 200: Portfolio, 401: error, 403: OrderRefusal },
+        },
       },
-      async (request) => resetMyPortfolio(deps, authOf(request)),
+      async (request, reply) => {
+        const answer = await resetMyPortfolio(deps, authOf(request));
+        return reply.status(answer.status).send(answer.body);
+      },
     );
   };
 }

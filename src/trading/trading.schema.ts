@@ -92,6 +92,35 @@ export const OrderIdParams = Type.Object({
 });
 export type OrderIdParams = Static<typeof OrderIdParams>;
 
+/** What an options order or structure can lose and gain at expiry, in dollars (null: without limit), and where it breaks even. */
+const riskFields = {
+  max_loss: Type.Union([Type.Number(), Type.Null()], { description: 'Dollars; null when the loss has no limit' }),
+  max_gain: Type.Union([Type.Number(), Type.Null()], { description: 'Dollars; null when the gain has no limit (more calls bought than sold)' }),
+  breakevens: Type.Array(Type.Number(), { description: 'Prices of the underlying at expiry; empty when the legs expire on different dates' }),
+};
+
+/** `POST options-orders/preview`: the order's risk at its net price, before it is placed. */
+export const OptionsRisk = Type.Object(riskFields);
+
+const OptionStructure = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  underlying: Type.String(),
+  legs: Type.Array(
+    Type.Object({
+      symbol: Type.String(),
+      side: Side,
+      ratio: Type.Integer(),
+      right: Type.Enum(['call', 'put']),
+      strike: Type.Number(),
+      expiry: Type.String({ description: 'YYYY-MM-DD' }),
+    }),
+  ),
+  qty: Type.Integer({ description: 'Units of the structure still open' }),
+  net_price: Type.Number({ description: 'Per share, as the opening order: positive a debit paid, negative a credit received' }),
+  opened_at: Type.String(),
+  ...riskFields,
+});
+
 export const Portfolio = Type.Object({
   cash: Type.Number({ description: 'All cash, reserved included (dollars, exact to the cent)' }),
   reserved_cash: Type.Number({ description: 'Held for resting limit buys (qty × limit) and against open option spreads (their maximum loss)' }),
@@ -106,7 +135,10 @@ export const Portfolio = Type.Object({
       unrealized_pnl: Type.Union([Type.Number(), Type.Null()]),
     }),
   ),
-  options_positions: Type.Array(Type.Object({ symbol: Type.String(), qty: Type.Integer(), avg_price: Type.Number() })),
+  options_positions: Type.Array(Type.Object({ symbol: Type.String(), qty: Type.Integer(), avg_price: Type.Number() }), {
+    description: 'Per contract (negative: sold); a structure\'s net price is split over its legs by ratio, so see options_structures for the price paid',
+  }),
+  options_structures: Type.Array(OptionStructure, { description: 'The open options positions as the structures they were traded as, oldest first' }),
   realized_pnl: Type.Number(),
   trade_cooldown_until: Type.Union([Type.String(), Type.Null()], {
     description: 'While the 72-hour cooldown after a recovery holds, when it ends (ISO 8601); null otherwise',

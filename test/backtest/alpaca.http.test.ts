@@ -87,6 +87,12 @@ describeEachDialect('backtests on Alpaca data fetched on demand', (db) => {
     expect(response.json()).toMatchObject({ error: 'feed_not_entitled', message: expect.stringContaining('sip') });
   });
 
+  it('offers the real-time feed too when market-data keys are configured', async () => {
+    const feeds = (await app.inject({ url: '/api/data-feeds' })).json();
+    expect(feeds.map((feed: { id: string }) => feed.id)).toEqual(['delayed_sip', 'sip']);
+    expect(fake.seen).toHaveLength(0);
+  });
+
   it('says 404 unknown_symbol when the provider has no bars for it either', async () => {
     fake.answer(() => ({ status: 200, body: { bars: [], symbol: 'ZZZZ', next_page_token: null } }));
     const response = await backtest({ symbol: 'ZZZZ' });

@@ -206,6 +206,42 @@ describeEachDialect('legacy backtest HTTP', (db) => {
     expect(`${body.message} ${JSON.stringify(body.details ?? [])}`).toContain(named);
   });
 
+  it('says in plain words that it has no prices for an unknown symbol, and where the API lists those it has', async () => {
+    const response = await backtest({ ...SPX_2000_2020, symbol: 'XYZ' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: 'unknown_symbol',
+      message: 'We have no prices for XYZ.',
+      details: [{ field: 'body.symbol', message: 'has no stored prices; GET /api/symbols lists the symbols we have' }],
+    });
+  });
+
+  it('says when the strategy signalled but no signal could be filled, with the price of one share', async () => {
+    const response = await backtest({ ...SPX_2000_2020, start_date: '2010-01-01', end_date: '2012-12-31', initial_capital: 500 });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.trades).toEqual([]);
+    expect(Object.keys(body).at(-1)).toBe('unfilled_signals');
+    const unfilled = body.unfilled_signals;
+    expect(unfilled).toEqual({ count: expect.any(Number), first_fill_date: expect.stringMatching(/^2010-/), share_price: expect.any(Number), message: expect.any(String) });
+    expect(unfilled.count).toBeGreaterThan(3);
+    expect(unfilled.share_price).toBeGreaterThan(500);
+    const price = unfilled.share_price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+    expect(unfilled.message).toBe(
+      `The strategy signalled ${unfilled.count} times but no signal could be filled: one share of SPX cost $${price} at the first fill, more than the $500.00 capital.`,
+    );
+    // Enough capital for a share: trades, and no such field.
+    const filled = (await backtest({ ...SPX_2000_2020, start_date: '2010-01-01', end_date: '2012-12-31', initial_capital: 5000 })).json();
+    expect(filled.trades.length).toBeGreaterThan(0);
+    expect(filled).not.toHaveProperty('unfilled_signals');
+  });
+
+  it('lists the data feeds this server can serve: without market-data keys only the delayed one', async () => {
+    const response = await app.inject({ url: '/api/data-feeds' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([{ id: 'delayed_sip', name: 'Delayed SIP', description: expect.stringContaining('15 minutes') }]);
+  });
+
   it('needs no Origin header (nothing is stored) but counts requests against the rate limit', async () => {
     const response = await backtest({ ...SPX_2000_2020, start_date: '2020-01-01' });
     expect(response.statusCode).toBe(200);

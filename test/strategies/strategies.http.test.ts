@@ -109,6 +109,19 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
       ]);
     });
 
+    it('pages the active picker like every list: limit default 50, max 200, offset, the total in X-Total-Count', async () => {
+      const firstPage = await bob.client.get('/api/strategies/active?limit=2');
+      expect(firstPage.json().map((s: { name: string }) => s.name)).toEqual(['b1', 'b3']);
+      expect(firstPage.headers['x-total-count']).toBe('3');
+      const lastPage = await bob.client.get('/api/strategies/active?limit=2&offset=2');
+      expect(lastPage.json()).toEqual([{ id: ids[4], name: 'b5', strategy_type: 'equity_long' }]);
+      expect(lastPage.headers['x-total-count']).toBe('3');
+      expect((await bob.client.get('/api/strategies/active')).headers['x-total-count']).toBe('3');
+      for (const query of ['limit=0', 'limit=201', 'offset=-1', 'active_only=1']) {
+        expect(errorOf(await bob.client.get(`/api/strategies/active?${query}`)), query).toMatchObject({ status: 400, error: 'validation_failed' });
+      }
+    });
+
     it.each([
       ['limit=0', 'querystring.limit'],
       ['limit=201', 'querystring.limit'],

@@ -45,9 +45,10 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
   it('enforcement on/off × with/without strategy_id × both routes', async () => {
     const user = await trader();
     const flags = { compliance_checked: true, compliance_compliant: true };
-    // An equity buy breaks "sell only"; an options debit breaks "sell only" and the minimum credit.
+    // An equity buy breaks "sell only"; an options debit (the put spread bought) breaks "sell only" and the minimum credit.
     const equityBody = (extra: object) => ({ symbol: 'SPY', side: 'buy', qty: 1, ...flags, ...extra });
-    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: SPREAD_LEGS, qty: 1, net_price: 0.5, ...flags, ...extra });
+    const debitSpread = SPREAD_LEGS.map((leg) => ({ ...leg, side: leg.side === 'sell' ? 'buy' : 'sell' }));
+    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: debitSpread, qty: 1, net_price: 0.5, ...flags, ...extra });
 
     const cases = [
       { route: 'orders', enforce: false, strategy: true, status: 201, stored: [true, true] },
@@ -82,6 +83,29 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(compliant.json()).toMatchObject({ status: 'filled', compliance_checked: true, compliance_compliant: true, strategy_id: user.spread });
   });
 
+  it('the rules judge an order by the price it fills at: a marketable limit by the close, a resting limit by its limit', async () => {
+    const user = await trader();
+    const capped = await createStrategy(user, { name: 'SPY up to $1,000', strategy_type: 'equity_long', entry_symbol_allowlist: 'SPY', entry_max_position_size: 1000 });
+    expect((await placeOrder(user.client, { symbol: 'SPY', side: 'buy', qty: 5 })).statusCode).toBe(201);
+    const limit = (side: string, qty: number, limitPrice: number) => ({ symbol: 'SPY', side, qty, order_type: 'limit', limit_price: limitPrice, strategy_id: capped.id });
+
+    // A sell limited at 0.01 fills at once at the close (472): 5 × 472 = $2,360, not 5 × 0.01.
+    const cheapSell = await placeOrder(user.onClient, limit('sell', 5, 0.01));
+    expect(cheapSell.statusCode, cheapSell.body).toBe(422);
+    expect(cheapSell.json().violations).toEqual([{ rule: 'max_position_size', message: expect.stringContaining('$2,360.00 (5 × $472.00)') }]);
+    // A buy limited far above the close fills at the close: 2 × 472 = $944, within the $1,000.
+    const dearBuy = await placeOrder(user.onClient, limit('buy', 2, 10000));
+    expect(dearBuy.statusCode, dearBuy.body).toBe(201);
+    expect(dearBuy.json()).toMatchObject({ status: 'filled', fill_price: 472, compliance_compliant: true });
+    // A resting limit is judged by its limit: a sell at 480 rests (2 × 480 = $960), one of 3 at 480 is $1,440.
+    expect((await placeOrder(user.onClient, limit('sell', 2, 480))).json()).toMatchObject({ status: 'accepted', compliance_compliant: true });
+    const restingTooBig = await placeOrder(user.onClient, limit('sell', 3, 480));
+    expect(restingTooBig.json().violations).toEqual([{ rule: 'max_position_size', message: expect.stringContaining('$1,440.00 (3 × $480.00)') }]);
+    // The compliance check answers what enforcement would.
+    const check = await user.client.post('/api/trading/compliance-check', { strategy_id: capped.id, symbol: 'SPY', qty: 5, side: 'sell', order_type: 'limit', price: 0.01 });
+    expect(check.json()).toMatchObject({ compliant: false, violations: [{ rule: 'max_position_size' }] });
+  });
+
   it('refuses in DESIGN’s order: validation, cooldown, compliance, funds, each leaving all but the stored rejected order unchanged', async () => {
     const user = await trader();
     // The account opens on first use; open it now so that the snapshots below compare it.
@@ -95,9 +119,12 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     const cooling = await placeOrder(user.onClient, { ...body, qty: 1000 });
     expect(cooling.statusCode).toBe(403);
     expect(cooling.json()).toMatchObject({ error: 'trade_cooldown', until });
-    expect(await stateOf(db(), user.userId)).toEqual(before);
+    const afterCooldown = (await stateOf(db(), user.userId)) as { orders: unknown[] };
+    expect({ ...afterCooldown, orders: [] }).toEqual({ ...(before as object), orders: [] });
+    expect(afterCooldown.orders).toHaveLength(1);
 
     await setTradeCooldown(db(), user.userId, clock.now().toISOString());
+    clock.advance(1000);
     before = await stateOf(db(), user.userId);
     const violating = await placeOrder(user.onClient, { ...body, qty: 1000 });
     expect(violating.statusCode).toBe(422);
@@ -105,7 +132,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(violating.json().violations.map((v: { rule: string }) => v.rule)).toEqual(['side_allowed', 'max_position_size']);
     const afterViolation = (await stateOf(db(), user.userId)) as { orders: unknown[] };
     expect({ ...afterViolation, orders: [] }).toEqual({ ...(before as object), orders: [] });
-    expect(afterViolation.orders).toHaveLength(1);
+    expect(afterViolation.orders).toHaveLength(2);
 
     // Enforcement off: the rules are not the server's business; the cash is.
     clock.advance(1000);
@@ -113,7 +140,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect(broke.statusCode).toBe(422);
     expect(broke.json().error).toBe('insufficient_funds');
     const afterFunds = (await stateOf(db(), user.userId)) as { orders: { reject_reason: string }[] };
-    expect(afterFunds.orders.map((o) => o.reject_reason)).toEqual(['compliance_violation', 'insufficient_funds']);
+    expect(afterFunds.orders.map((o) => o.reject_reason)).toEqual(['trade_cooldown', 'compliance_violation', 'insufficient_funds']);
     expect({ ...afterFunds, orders: [] }).toEqual({ ...(before as object), orders: [] });
   });
 
@@ -136,7 +163,8 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     expect((await signIn(client, authenticator)).statusCode).toBe(200);
     expect((await placeOrder(client, equity)).statusCode).toBe(403);
     expect((await placeOptionsOrder(client, options)).statusCode).toBe(403);
-    expect(await orderRows(db(), userId)).toEqual([]);
+    // Each refusal is in the history (DESIGN: a refused order is stored as rejected).
+    expect((await orderRows(db(), userId)).map((row) => [row.status, row.reject_reason])).toEqual(Array(4).fill(['rejected', 'trade_cooldown']));
     expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBe(until);
     clock.advance(1);
     expect((await client.get('/api/trade-window/portfolio')).json().trade_cooldown_until).toBeNull();

@@ -19,7 +19,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
   afterAll(async () => app.close());
 
   it('starts at 100,000 cash with nothing held', async () => {
-    expect(await portfolioOf(ann.client)).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0, trade_cooldown_until: null });
+    expect(await portfolioOf(ann.client)).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], options_structures: [], realized_pnl: 0, trade_cooldown_until: null });
   });
 
   it('market orders fill at the latest stored close; the portfolio by hand', async () => {
@@ -45,6 +45,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
       equity: 100037.05,
       positions: [{ symbol: 'AAA', qty: 8, avg_price: 47.25, last_close: 50.1, market_value: 400.8, unrealized_pnl: 22.8 }],
       options_positions: [],
+      options_structures: [],
       realized_pnl: 14.25,
       trade_cooldown_until: null,
     });
@@ -172,17 +173,36 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
         { symbol: 'SPY260417P00490000', qty: 2, avg_price: -0.675 },
         { symbol: 'SPY260417P00500000', qty: -2, avg_price: 0.675 },
       ],
+      // The same position as one structure, at the price it was sold for.
+      options_structures: [
+        {
+          id: expect.any(String),
+          underlying: 'SPY',
+          legs: [
+            { symbol: 'SPY260417P00500000', side: 'sell', ratio: 1, right: 'put', strike: 500, expiry: '2026-04-17' },
+            { symbol: 'SPY260417P00490000', side: 'buy', ratio: 1, right: 'put', strike: 490, expiry: '2026-04-17' },
+          ],
+          qty: 2,
+          net_price: -1.35,
+          opened_at: credit.json().filled_at,
+          max_loss: 1730,
+          max_gain: 270,
+          breakevens: [498.65],
+        },
+      ],
       realized_pnl: 0,
       trade_cooldown_until: null,
     });
     // Closing the spread for a debit of 0.40: realized 270 − 80 = 190.
     const close = legs.map((leg) => ({ ...leg, side: leg.side === 'buy' ? 'sell' : 'buy' }));
     expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 2, net_price: 0.4 })).json()).toMatchObject({ side: 'buy', status: 'filled' });
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100190, reserved_cash: 0, equity: 100190, options_positions: [], realized_pnl: 190 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100190, reserved_cash: 0, equity: 100190, options_positions: [], options_structures: [], realized_pnl: 190 });
 
     const expired = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [{ symbol: 'SPY260306C00500000', side: 'buy', ratio: 1 }], qty: 1, net_price: 1 });
     expect(expired.statusCode).toBe(422);
     expect(expired.json()).toMatchObject({ error: 'option_expired' });
+    // A call's premium is bounded by the underlying's last close: one is stored.
+    await seedBars(db(), clock, 'SPY', [bar('2026-03-06', 472)]);
     const tooDear = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [{ symbol: 'SPY260417C00500000', side: 'buy', ratio: 2 }], qty: 1000, net_price: 10 });
     expect(tooDear.json()).toMatchObject({ error: 'insufficient_funds' });
   });
@@ -206,7 +226,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
 
     const reset = await user.client.post('/api/trade-window/portfolio/reset');
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(reset.json()).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], realized_pnl: 0, trade_cooldown_until: null });
+    expect(reset.json()).toEqual({ cash: 100000, reserved_cash: 0, equity: 100000, positions: [], options_positions: [], options_structures: [], realized_pnl: 0, trade_cooldown_until: null });
     expect((await user.client.get(`${ORDERS}/${ids[4]}`)).json().status).toBe('canceled');
     expect((await user.client.get(ORDERS)).headers['x-total-count']).toBe('5');
   });

@@ -32,6 +32,7 @@ describeInBrowser('the comparison view in Chromium', () => {
       await page.getByText('Choose at least one template.').waitFor();
 
       await page.getByRole('button', { name: 'Select all' }).click();
+      expect(await page.getByText('Choose at least one template.').count()).toBe(0);
       await page.getByLabel('Bollinger Band Reversion').uncheck();
       await page.getByLabel('Donchian Channel Breakout').uncheck();
       const held = await holdNext(page, '**/api/compare-strategies');
@@ -51,6 +52,10 @@ describeInBrowser('the comparison view in Chromium', () => {
 
       const rows = page.locator('.comparison-table tbody tr');
       await expect.poll(() => rows.count()).toBe(5);
+      await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('compare-results-heading');
+      // At 1280 px every column fits: nothing to scroll to, and no hint.
+      expect(await page.locator('.comparison-table').locator('..').evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+      expect(await page.getByText('Scroll sideways to see every column.').isVisible()).toBe(false);
       expect(await page.locator('.comparison-table tbody th').allInnerTexts()).toEqual([
         'Buy and Hold',
         'SMA Crossover',
@@ -69,9 +74,12 @@ describeInBrowser('the comparison view in Chromium', () => {
       // An API refusal is shown beside its field here too.
       await page.getByLabel('Symbol').fill('ZZZZ');
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
-      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      await expectFieldError(page, 'Symbol', 'We have no prices for ZZZZ. Pick a symbol from the list: type part of a ticker or name to search.');
       expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
       browser.errors.length = 0;
+      expect(await page.getByText('These results are from your previous run', { exact: false }).isVisible()).toBe(true);
+      await page.getByLabel('Symbol').fill('SPX');
+      expect(await page.getByLabel('Symbol').getAttribute('aria-invalid')).toBe('false');
 
       await page.getByRole('link', { name: 'backtest lab' }).click();
       await page.getByRole('heading', { name: 'Backtest lab', level: 1 }).waitFor();

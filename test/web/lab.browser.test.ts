@@ -15,6 +15,10 @@ function money(text: string): number | null {
   return Number(text.replace(/[$,\s]|not defined/g, ''));
 }
 
+const PREVIOUS_RUN = 'These results are from your previous run';
+const UNKNOWN_ZZZZ = 'We have no prices for ZZZZ. Pick a symbol from the list: type part of a ticker or name to search.';
+const SCROLL_HINT = 'Scroll sideways to see every column.';
+
 describeInBrowser('the backtest lab in Chromium', () => {
   let server: WebServer;
 
@@ -71,6 +75,9 @@ describeInBrowser('the backtest lab in Chromium', () => {
       await page.locator('.metric-card').first().waitFor();
       await progress.waitFor({ state: 'detached' });
       expect(await page.locator('section.results').getAttribute('aria-busy')).toBe('false');
+      // Focus goes to the results' heading, not to the page's body (the button it was on was disabled while running).
+      await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('lab-results-heading');
+      expect(await page.getByText(PREVIOUS_RUN, { exact: false }).count()).toBe(0);
       expect(backtestBodies.at(-1)).toEqual({
         symbol: 'SPX',
         start_date: '2000-01-03',
@@ -147,6 +154,15 @@ describeInBrowser('the backtest lab in Chromium', () => {
       expect(await page.evaluate('document.activeElement && document.activeElement.name')).toBe('end_date');
       expect(backtestBodies.length).toBe(sentBefore);
       await shot('client-errors');
+      // The last run's results stay, marked as such, under the refusal.
+      expect(await page.getByText(PREVIOUS_RUN, { exact: false }).isVisible()).toBe(true);
+      expect(await page.locator('.results__body--stale').count()).toBe(1);
+
+      // A fixed value clears its error at once; the other stays until its own value changes.
+      await page.getByLabel('End date').fill('2020-04-17');
+      expect(await page.getByLabel('End date').getAttribute('aria-invalid')).toBe('false');
+      expect(await page.getByText('The end date must be on or after the start date.').count()).toBe(0);
+      expect(await page.getByLabel('Fast period').getAttribute('aria-invalid')).toBe('true');
 
       // The server's refusal of a parameter pair lands beside the parameter it names.
       await page.getByLabel('End date').fill('2020-04-17');
@@ -158,24 +174,21 @@ describeInBrowser('the backtest lab in Chromium', () => {
       expect(browser.errors).toEqual([failedLoad(400, 'Bad Request')]);
       browser.errors.length = 0;
 
-      // An unknown symbol: 404 unknown_symbol, shown beside the symbol field.
+      // An unknown symbol: 404 unknown_symbol, said plainly beside the symbol field, which takes focus.
       await page.getByLabel('Fast period').fill('20');
       await page.getByLabel('Slow period').fill('100');
       await page.getByLabel('Symbol').fill('ZZZZ');
       await page.getByRole('button', { name: 'Run backtest' }).click();
-      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      await expectFieldError(page, 'Symbol', UNKNOWN_ZZZZ);
+      expect(await page.evaluate('document.activeElement.name')).toBe('symbol');
       expect(await page.getByLabel('Fast period').getAttribute('aria-invalid')).toBe('false');
       await shot('unknown-symbol');
       expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
       browser.errors.length = 0;
 
-      // The premium feed without a subscription: 403 feed_not_entitled beside the feed.
-      await page.getByLabel('Symbol').fill('SPX');
-      await page.getByLabel('Data feed').selectOption('sip');
-      await page.getByRole('button', { name: 'Run backtest' }).click();
-      await expectFieldError(page, 'Data feed', 'Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".');
-      expect(browser.errors).toEqual([failedLoad(403, 'Forbidden')]);
-      browser.errors.length = 0;
+      // This server has no market-data keys, so it could never serve the real-time feed: it is not offered.
+      const feeds = page.getByLabel('Data feed').locator('option');
+      await expect.poll(() => feeds.evaluateAll((options) => options.map((o) => (o as { value: string }).value))).toEqual(['delayed_sip']);
 
       // Symbol search suggests tickers from GET /api/symbols as one types.
       const suggestions = page.waitForResponse((response) => response.url().includes('/api/symbols?q=sp'));
@@ -323,13 +336,21 @@ describeInBrowser('the backtest lab in Chromium', () => {
       expect(await page.getByLabel('Fast period').inputValue()).toBe('10');
       await page.getByText('Choose a template and press “Run backtest”.').waitFor();
       expect(bodies).toHaveLength(1);
+
+      // Too little capital for one share: the answer says no signal could be filled and what a share cost.
+      await page.goto(`${server.origin}/?symbol=SPX&strategy=sma_crossover&start_date=2010-01-04&end_date=2012-12-31&initial_capital=500`);
+      await page
+        .getByText(/^The strategy signalled \d+ times but no signal could be filled: one share of SPX cost \$1,\d{3}\.\d\d at the first fill, more than the \$500\.00 capital\.$/)
+        .waitFor();
+      expect(await page.getByText('No trades: no signal could be filled (see above).').isVisible()).toBe(true);
+      expect(await page.getByText('the strategy never entered', { exact: false }).count()).toBe(0);
       expect(browser.errors).toEqual([]);
     } finally {
       await browser.close();
     }
   });
 
-  it('fits a 375 px wide screen: no sideways page scroll, the trades table scrolls in its box', async () => {
+  it('fits a 375 px wide screen: no sideways page scroll, trades as cards in the page, the comparison says it scrolls', async () => {
     const browser = await launchBrowser({ viewport: { width: 375, height: 800 } });
     try {
       const { page } = browser;
@@ -344,7 +365,10 @@ describeInBrowser('the backtest lab in Chromium', () => {
       expect(box.width).toBeGreaterThan(200);
       expect(box.x + box.width).toBeLessThanOrEqual(375);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-      expect(await page.evaluate("(() => { const s = document.querySelector('.trades-table').parentElement; return s.scrollWidth > s.clientWidth; })()")).toBe(true);
+      // The trades are no scroll box inside the page: each trade is a card, its figures named, and the page scrolls.
+      const trades = page.locator('.trades-table').locator('..');
+      expect(await trades.evaluate((box) => box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight)).toBe(true);
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.trades-table tbody td:nth-child(3)'), '::before').content")).toBe('"Price"');
       await shot('results');
 
       await page.getByRole('link', { name: 'Compare', exact: true }).click();
@@ -352,6 +376,9 @@ describeInBrowser('the backtest lab in Chromium', () => {
       await page.locator('.comparison-table tbody tr').nth(6).waitFor();
       await page.getByRole('img', { name: 'Equity curves' }).locator('canvas').first().waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      // The comparison's columns do not fit: it scrolls sideways in its box, and says so.
+      expect(await page.locator('.comparison-table').locator('..').evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
+      expect(await page.getByText(SCROLL_HINT).isVisible()).toBe(true);
       await shot('compare');
       expect(browser.errors).toEqual([]);
     } finally {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNLABELLED_CONTROLS } from './rig/controls.js';
-import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
+import { describeInBrowser, fullPageScreenshot, launchBrowser, screenshotTaker } from './rig/chromium.js';
 import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
@@ -111,7 +111,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
       const bestRow = await topRows.first().locator('td').allInnerTexts();
       expect(bestRow.slice(0, 2)).toEqual([String(answer.best.params.fast_period), String(answer.best.params.slow_period)]);
       await shot('heat-map');
-      await page.screenshot({ path: 'test-output/browser/optimize/optimize-desktop.png', fullPage: true });
+      await fullPageScreenshot(page, 'test-output/browser/optimize/optimize-desktop.png');
 
       // Hover: the tooltip names the cell under the pointer (row 2 = fast 10, column 2 = slow 40) and its figures.
       const cell = answer.cells.find((candidate) => candidate.params.fast_period === 10 && candidate.params.slow_period === 40)!;
@@ -255,7 +255,7 @@ describeInBrowser('the Optimize view in Chromium', () => {
       // A refusal from the server lands beside its field, as in the other lab forms.
       await page.getByLabel('Symbol').fill('ZZZZ');
       await page.getByRole('button', { name: 'Run sweep' }).click();
-      await expectFieldError(page, 'Symbol', 'No bars are known for symbol "ZZZZ". GET /api/symbols lists the symbols we have.');
+      await expectFieldError(page, 'Symbol', 'We have no prices for ZZZZ. Pick a symbol from the list: type part of a ticker or name to search.');
       expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
     } finally {
       await browser.close();

@@ -35,7 +35,7 @@ describeInBrowser('the Trade page in Chromium', () => {
   const verdict = (page: Page) => page.locator('.ticket-verdict [aria-live]');
   const cell = (page: Page, table: string, row: number, column: number) => page.locator(`${table} tbody tr`).nth(row).locator('th, td').nth(column).innerText();
 
-  it('places a compliant order with a strategy, warns of a violating one, is refused under enforcement, shows the position, rests and cancels a limit', async () => {
+  it('places a compliant order with a strategy, warns of a violating one, is refused under enforcement, shows the position, rests and cancels a limit, shows an options order’s risk before placing it and its position as one structure', async () => {
     const { page } = browser;
     const shot = screenshotTaker(page, 'trade');
     const placements: unknown[] = [];
@@ -161,9 +161,19 @@ describeInBrowser('the Trade page in Chromium', () => {
     await page.getByLabel('Leg 2 option symbol').waitFor();
     await page.getByLabel('Underlying').fill('SPY');
     await page.getByLabel('Quantity').fill('1');
-    await page.getByLabel('Net price ($ a share)').fill('1.25');
     await page.getByLabel('Leg 1 option symbol').fill('SPY301218P00400000');
     await page.getByLabel('Leg 2 option symbol').fill('SPY301218P00390000');
+    // Before the order: a credit the 10-wide spread could never be worth is said with its bound ...
+    const risk = page.locator('.ticket-risk [aria-live]');
+    await page.getByLabel('Net price ($ a share)').fill('15');
+    await risk.getByText('Not placeable as it stands: A vertical spread’s credit must be below its width, $10.00 a share: $15.00 is not.').waitFor();
+    // ... and a possible one shows the most it can lose and gain and where it breaks even.
+    await page.getByLabel('Net price ($ a share)').fill('1.25');
+    await risk.getByText('$875.00').waitFor();
+    expect((await risk.locator('.risk-figures').innerText()).replace(/\s+/g, ' ')).toBe('Maximum loss $875.00 Maximum gain $125.00 Breakeven $398.75');
+    // Nothing placed by the preview: the three orders above and the one the cooldown refused (stored as rejected).
+    expect((await orders()).map((order) => order.status)).toEqual(['filled', 'rejected', 'canceled', 'rejected']);
+    await shot('options-risk-before-placing');
     await page.getByRole('button', { name: 'Place options order' }).click();
     await page.getByText('Filled the 1 × SPY options order at a net credit of $1.25 a share.').waitFor();
     expect(placements.at(-1)).toMatchObject({
@@ -175,7 +185,10 @@ describeInBrowser('the Trade page in Chromium', () => {
         { symbol: 'SPY301218P00390000', side: 'buy', ratio: 1 },
       ],
     });
-    await expect.poll(() => page.locator('.positions-table').nth(1).locator('tbody tr').count()).toBe(2);
+    // The position is one structure: its legs by strike, expiry, units, the price it was sold for, its risk.
+    await expect.poll(() => page.locator('.structures-table tbody tr').count()).toBe(1);
+    const structureRow = await page.locator('.structures-table tbody tr').first().locator('th, td').allInnerTexts();
+    expect(structureRow).toEqual(['Sell SPY 400 put, buy SPY 390 put', '2030-12-18', '1', '$1.25 credit', '$875.00', '$125.00', '$398.75']);
     // An order taken means the cooldown is over: the banner goes.
     expect(await page.locator('.cooldown-banner').count()).toBe(0);
     await shot('options-filled');
@@ -187,6 +200,6 @@ describeInBrowser('the Trade page in Chromium', () => {
     expect(await page.getByText('No shares held.').count()).toBe(1);
     await shot('reset');
 
-    expect(browser.errors).toEqual([failedLoad(422, 'Unprocessable Entity'), failedLoad(403, 'Forbidden')]);
+    expect(browser.errors).toEqual([failedLoad(422, 'Unprocessable Entity'), failedLoad(403, 'Forbidden'), failedLoad(422, 'Unprocessable Entity')]);
   }, 120_000);
 });

@@ -21,3 +21,18 @@ const POSTGRES_CONTENTION = new Set(['40001', '40P01', '55P03']);
 export function databaseBusy(): ServiceUnavailable {
   return new ServiceUnavailable('busy', 'The database is busy with other writes; try again in a moment.', 1);
 }
+
+/**
+ * Runs `transaction` again when the database rolled it back for contention (`isDatabaseBusy`: nothing of it was
+ * kept), up to `attempts` runs in all; any other error, or the last contention, is thrown. For a transaction whose
+ * request cannot simply be repeated by the client, such as one that follows a spent single-use challenge.
+ */
+export async function retryWhenBusy<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let run = 1; ; run += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (run >= attempts || !isDatabaseBusy(error)) throw error;
+    }
+  }
+}

@@ -185,6 +185,21 @@ export interface PaperPositionsTable {
   updated_at: Timestamp;
 }
 
+/** An open options position as the structure it was traded as (migration 0009). */
+export interface OptionStructuresTable {
+  id: string;
+  user_id: string;
+  underlying: string;
+  /** JSON array of `{symbol, side, ratio}` (compact OCC symbols). */
+  legs: string;
+  /** Units still open. */
+  qty: number;
+  /** Per share, as the opening order's net price: positive paid, negative received. */
+  net_price: number;
+  opened_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export type OrderStatus = 'accepted' | 'filled' | 'rejected' | 'canceled';
 
 export interface OrdersTable {
@@ -306,6 +321,7 @@ export interface Database {
   paper_accounts: PaperAccountsTable;
   paper_positions: PaperPositionsTable;
   orders: OrdersTable;
+  option_structures: OptionStructuresTable;
   data_exports: DataExportsTable;
   breach_incidents: BreachIncidentsTable;
   breach_recipients: BreachRecipientsTable;

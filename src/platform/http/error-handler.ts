@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseFault } from '../db/database-faults.js';
 import { AppError, RateLimited, ServiceUnavailable, type ErrorDetail } from '../errors.js';
+import { fieldPath, namesOf } from './field-names.js';
 import { countRefusal } from './rate-limit.js';
 
 /** A validation refusal lists at most this many problems (and says how many there were). */
@@ -193,7 +194,7 @@ interface AjvIssue {
 }
 
 function validationDetail(context: string | undefined, issue: AjvIssue): ErrorDetail {
-  const segments = issue.instancePath.split('/').filter(Boolean);
+  const segments = namesOf(issue.instancePath);
   if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
     segments.push(issue.params.missingProperty);
   }
@@ -205,5 +206,5 @@ function validationDetail(context: string | undefined, issue: AjvIssue): ErrorDe
 }
 
 function fieldName(context: string | undefined, segments: string[]): string {
-  return [context ?? 'body', ...segments].join('.');
+  return fieldPath(context ?? 'body', segments);
 }

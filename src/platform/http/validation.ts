@@ -2,6 +2,7 @@ import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { BadRequest } from '../errors.js';
+import { quotedName } from './field-names.js';
 
 // ajv-formats is CommonJS, and its typings do not describe its ESM default export.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
@@ -191,8 +192,8 @@ function plainDecimalCheck(schema: AnySchema): ((data: unknown) => Issue | undef
  * Bodies are JSON or nothing: without this, Fastify would accept `text/plain` as a string body. JSON is read as
  * bytes and must be UTF-8: a body with any other byte sequence is a 400 `malformed_json` (Fastify's own parser would
  * turn each bad byte into U+FFFD and store that). Parsing is then Fastify's own, with its prototype-poisoning guard.
- * A route without a body schema takes no body: any JSON body, `{}` included, is a 400 `unexpected_body`, while an
- * empty body labelled as JSON (what some clients send on every POST) is taken as no body.
+ * A route without a body schema takes no body: an empty body labelled as JSON or an empty object `{}` (what many
+ * clients send on every POST) is taken as no body, any other is a 400 `unexpected_body`.
  */
 export function parseJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
@@ -200,12 +201,12 @@ export function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes: Buffer, done) => {
-    // A route without a body schema takes no body; an empty one labelled as JSON is no body. (No route: a 404 follows.)
+    // No route: a 404 follows.
     if (request.is404) return done(null, undefined);
     const takesBody = request.routeOptions.schema?.body !== undefined;
     if (!takesBody) {
-      if (bytes.length === 0) done(null, undefined);
-      else done(new BadRequest('unexpected_body', `${request.method} ${request.routeOptions.url ?? ''} takes no request body; send none.`), undefined);
+      if (isNoBody(bytes)) done(null, undefined);
+      else done(new BadRequest('unexpected_body', `${request.method} ${request.routeOptions.url ?? ''} takes no request body; send none, or {}.`), undefined);
       return;
     }
     if (bytes.length === 0) {
@@ -225,6 +226,14 @@ export function parseJsonBodies(app: FastifyInstance): void {
     }
     parseJson(request, text, done);
   });
+}
+
+/** Nothing, or an empty JSON object (JSON's whitespace allowed around and inside it). */
+const EMPTY_OBJECT = /^[ \t\n\r]*\{[ \t\n\r]*\}[ \t\n\r]*$/;
+
+/** Whether a body sent to a route that takes none stands for no body: empty, or `{}`. Short bodies only are read. */
+function isNoBody(bytes: Buffer): boolean {
+  return bytes.length === 0 || (bytes.length <= 64 && EMPTY_OBJECT.test(bytes.toString('latin1')));
 }
 
 /**
@@ -317,7 +326,7 @@ function firstUnrepresentable(root: unknown, rootPath: string): { path: string; 
     const isArray = Array.isArray(container);
     for (const key in container) {
       const member = (container as Record<string, unknown>)[key];
-      const memberPath = () => (isArray ? `${path}[${key}]` : `${path}.${key}`);
+      const memberPath = () => (isArray ? `${path}[${key}]` : `${path}.${quotedName(key)}`);
       const keyKind = isArray ? undefined : textProblem(key);
       if (keyKind) return { path, kind: keyKind };
       const kind = leafProblem(member);

@@ -17,6 +17,11 @@ export function ComparePage() {
     if (templates) setChosen(new Set(templates.map((template) => template.id)));
   }, [templates]);
 
+  // Any new choice settles the "choose at least one" error, ticked or by "Select all".
+  const choose = (next: ReadonlySet<string>) => {
+    setChosen(next);
+    run.dismiss(['strategies']);
+  };
   async function submit(event: Event) {
     event.preventDefault();
     if (!templates || run.running) return;
@@ -40,7 +45,7 @@ export function ComparePage() {
       }
       lab={lab}
       onSubmit={submit}
-      templateFields={templates && <TemplateChecklist templates={templates} chosen={chosen} error={run.errors.fields.strategies} onChange={setChosen} />}
+      templateFields={templates && <TemplateChecklist templates={templates} chosen={chosen} error={run.errors.fields.strategies} onChange={choose} />}
       disabled={!templates}
       submit={{ idle: 'Compare', busy: 'Comparing…', progress: 'Running comparison' }}
       status={run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}

@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { ChartCredit } from './equity-charts';
 import { formatCount, formatDay, formatDays, formatMoney, formatPercent, formatRatio, formatWholeMoney, signClass } from '../ui/format';
 import { MetricValue } from './metric-cards';
+import { ScrollRegion } from '../ui/scroll-region';
 import { SeriesChart, type ChartLine } from './series-chart';
 import type { ComparisonResult } from './types';
 
@@ -67,7 +68,7 @@ const COLUMNS: readonly { label: string; value: (entry: ComparisonResult['strate
 
 function ComparisonTable(props: { result: ComparisonResult }) {
   return (
-    <div class="table-scroll" role="region" aria-labelledby="comparison-caption" tabIndex={0}>
+    <ScrollRegion labelledBy="comparison-caption">
       <table class="comparison-table">
         <caption id="comparison-caption">Metrics by template</caption>
         <thead>
@@ -96,6 +97,6 @@ function ComparisonTable(props: { result: ComparisonResult }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

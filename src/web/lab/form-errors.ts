@@ -20,6 +20,11 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   duplicate_strategy: 'strategies',
 };
 
+/** What to do about a refusal, in the form's words where the API's message cannot know the form. */
+const GUIDANCE_OF_CODE: Readonly<Record<string, string>> = {
+  unknown_symbol: ' Pick a symbol from the list: type part of a ticker or name to search.',
+};
+
 const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'strategies']);
 
 /**
@@ -29,7 +34,7 @@ const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'i
 export function formErrorsFromApi(error: unknown, sentParameters: readonly string[] = []): FormErrors {
   if (!(error instanceof ApiError)) return { fields: {}, form: describeError(error) };
   const key = controlOf(error, sentParameters);
-  if (key) return { fields: { [key]: error.message } };
+  if (key) return { fields: { [key]: `${error.message}${GUIDANCE_OF_CODE[error.code] ?? ''}` } };
   if (error.code === 'rate_limited') {
     return { fields: {}, form: `${error.message} Too many runs from this network in a minute: wait a moment and try again.` };
   }

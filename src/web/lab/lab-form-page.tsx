@@ -25,8 +25,27 @@ export function useLabForm<R>(): LabForm<R> {
   const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
   const run = useRun<R>();
   const form = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(form, run.errors);
+  useFocusFirstInvalid(form, run.refusals);
   return { templates, catalogueError, market, setMarket, run, form };
+}
+
+/**
+ * The error keys a change of the control named `name` settles: its own, and for either date the period's
+ * (form-errors.ts names the keys after the controls).
+ */
+export function errorKeysOf(name: string): readonly string[] {
+  return name === 'start_date' || name === 'end_date' ? [name, 'period'] : [name];
+}
+
+/**
+ * Drops the error of the control an event came from. Text is settled on `input`, as it is typed; a choice (select,
+ * checkbox, radio) on `change`, after its own handler: on its `input`, a render with the old choice would undo it.
+ */
+function settleErrorOf(event: Event, run: Run<unknown>, typed: boolean): void {
+  const control = event.target as HTMLInputElement | HTMLSelectElement | null;
+  if (!control?.name) return;
+  const isText = control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && control.type !== 'checkbox' && control.type !== 'radio');
+  if (isText === typed) run.dismiss(errorKeysOf(control.name));
 }
 
 /**
@@ -58,14 +77,23 @@ export function LabFormPage<R>(props: {
         <p class="muted">{props.intro}</p>
       </div>
       {lab.catalogueError && <Notice kind="error">{lab.catalogueError}</Notice>}
-      <form ref={lab.form} class="lab-form" noValidate onSubmit={props.onSubmit} aria-describedby={run.errors.form ? formErrorId : undefined}>
+      <form
+        ref={lab.form}
+        class="lab-form"
+        noValidate
+        onSubmit={props.onSubmit}
+        // Any control's new value clears its own error at once: an error stays only while its value is the refused one.
+        onInput={(event) => settleErrorOf(event, run, true)}
+        onChange={(event) => settleErrorOf(event, run, false)}
+        aria-describedby={run.errors.form ? formErrorId : undefined}
+      >
         <div class="form-grid wide">
           <MarketFields value={lab.market} errors={run.errors.fields} onChange={lab.setMarket} />
         </div>
         {props.templateFields ?? (!lab.catalogueError && <p class="muted">Loading the strategy templates…</p>)}
         <RunActions id={formErrorId} formError={run.errors.form} running={run.running} disabled={props.disabled} {...props.submit} />
       </form>
-      <ResultsSection id={`${props.id}-results-heading`} running={run.running} status={props.status} empty={props.empty}>
+      <ResultsSection id={`${props.id}-results-heading`} running={run.running} stale={run.stale} result={run.result} status={props.status} empty={props.empty}>
         {props.results}
       </ResultsSection>
     </section>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
 import { formErrorsFromApi } from './form-errors';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
-import { checkMarketInputs, DEFAULT_MARKET_INPUTS } from './market-inputs';
+import { checkMarketInputs, DEFAULT_MARKET_INPUTS, feedChoices } from './market-inputs';
 import { checkParameters, defaultParameterInputs, parameterRequest } from './template-parameters';
 import type { StrategyTemplate } from './types';
 
@@ -40,7 +40,6 @@ describe('lab number formats', () => {
 
 describe('API errors placed beside their controls', () => {
   const cases: [string, ApiError, string][] = [
-    ['an unknown symbol', new ApiError(404, 'unknown_symbol', 'No bars'), 'symbol'],
     ['a symbol that is not a ticker', new ApiError(400, 'invalid_symbol', 'Not a ticker'), 'symbol'],
     ['a parameter the engine names', new ApiError(400, 'invalid_parameter', 'fast', [{ field: 'strategy_params.fast_period', message: 'x' }]), 'param.fast_period'],
     ['a parameter named by its index', new ApiError(400, 'validation_failed', 'type', [{ field: 'body.strategy_params.1.value', message: 'x' }]), 'param.slow_period'],
@@ -51,6 +50,10 @@ describe('API errors placed beside their controls', () => {
     ['a schema error on capital', new ApiError(400, 'validation_failed', 'low', [{ field: 'body.initial_capital', message: 'x' }]), 'initial_capital'],
     ['no templates to compare', new ApiError(400, 'no_strategies', 'empty', [{ field: 'body.strategies', message: 'x' }]), 'strategies'],
   ];
+  it('an unknown symbol, with where to find one in the form', () => {
+    const error = new ApiError(404, 'unknown_symbol', 'We have no prices for XYZ.', [{ field: 'body.symbol', message: 'x' }]);
+    expect(formErrorsFromApi(error)).toEqual({ fields: { symbol: 'We have no prices for XYZ. Pick a symbol from the list: type part of a ticker or name to search.' } });
+  });
   it.each(cases)('%s', (_, error, control) => {
     expect(formErrorsFromApi(error, ['fast_period', 'slow_period'])).toEqual({ fields: { [control]: error.message } });
   });
@@ -79,6 +82,23 @@ describe('client-side checks', () => {
     expect(parameterRequest(SMA, { slow_period: '50', fast_period: '20' })).toEqual([
       { name: 'fast_period', value: 20 },
       { name: 'slow_period', value: 50 },
+    ]);
+  });
+});
+
+describe('the feed field', () => {
+  const delayed = { id: 'delayed_sip', name: 'Delayed SIP', description: '' } as const;
+  const realTime = { id: 'sip', name: 'SIP real time', description: '' } as const;
+
+  it('offers the feeds the server can serve, and no other', () => {
+    expect(feedChoices([delayed], 'delayed_sip')).toEqual([{ value: 'delayed_sip', label: 'Delayed SIP (free)' }]);
+    expect(feedChoices([delayed, realTime], 'delayed_sip').map((choice) => choice.value)).toEqual(['delayed_sip', 'sip']);
+  });
+
+  it('shows a feed an address asked for that the server cannot serve as what it is, so the field matches what is sent', () => {
+    expect(feedChoices([delayed], 'sip')).toEqual([
+      { value: 'delayed_sip', label: 'Delayed SIP (free)' },
+      { value: 'sip', label: 'sip (not served here)' },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { DataFeed } from './types';
+import type { DataFeed, DataFeedEntry } from './types';
 
 /** What the lab and the comparison both ask for: which bars, over which days, with how much cash. */
 export interface MarketInputs {
@@ -22,10 +22,21 @@ export const DEFAULT_MARKET_INPUTS: MarketInputs = {
   data_feed: 'delayed_sip',
 };
 
-export const DATA_FEEDS: readonly { value: DataFeed; label: string }[] = [
-  { value: 'delayed_sip', label: 'Delayed SIP (free)' },
-  { value: 'sip', label: 'SIP real time (premium, needs a subscription)' },
-];
+/**
+ * The feed field's options: the feeds the server can serve, and the current value when it is not one of them (an
+ * address naming it), so the field shows what would be sent.
+ */
+export function feedChoices(servable: readonly DataFeedEntry[], current: DataFeed): { value: DataFeed; label: string }[] {
+  const choices = servable.map((feed) => ({ value: feed.id, label: feed.id === 'delayed_sip' ? `${feed.name} (free)` : feed.name }));
+  return choices.some((choice) => choice.value === current) ? choices : [...choices, { value: current, label: `${current} (not served here)` }];
+}
+
+/** The feed field's hint: what the choice means on this server. */
+export function feedHint(servable: readonly DataFeedEntry[]): string {
+  return servable.length > 1
+    ? 'Daily bars either way. Delayed SIP is 15 minutes behind; real time needs a subscription with the market-data provider.'
+    : 'Daily bars, up to 15 minutes behind. Real time is not offered: this server has no market-data subscription.';
+}
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_CAPITAL = 1e12;

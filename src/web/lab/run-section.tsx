@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { Notice } from '../ui/form';
 import { RunProgress } from './run-progress';
 
@@ -23,17 +24,35 @@ export function RunActions(props: { id: string; formError: string | undefined; r
 
 /**
  * Where a run's result shows: busy while running (an earlier result stays, dimmed), a status line for screen
- * readers, and `empty` before the first run.
+ * readers, and `empty` before the first run. A `stale` result (a later run was refused) stays dimmed under a banner
+ * saying it is from the previous run. Each new `result` moves focus to the heading, so it does not fall to the
+ * page's body when the submit button it was on is disabled for the run.
  */
-export function ResultsSection(props: { id: string; running: boolean; status: string; empty: string; children: ComponentChildren | undefined }) {
+export function ResultsSection(props: {
+  id: string;
+  running: boolean;
+  status: string;
+  empty: string;
+  children: ComponentChildren | undefined;
+  stale?: boolean;
+  result?: unknown;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (props.result !== undefined) heading.current?.focus();
+  }, [props.result]);
+  const stale = Boolean(props.stale) && !props.running && Boolean(props.children);
   return (
     <section class="results" aria-labelledby={props.id} aria-busy={props.running}>
-      <h2 id={props.id}>Results</h2>
+      <h2 id={props.id} ref={heading} tabIndex={-1}>
+        Results{stale && <span class="visually-hidden"> of your previous run</span>}
+      </h2>
       <p class="visually-hidden" role="status">
         {props.status}
       </p>
+      {stale && <p class="notice notice--info results__stale-banner">These results are from your previous run: the new one could not run (see above).</p>}
       {props.children ? (
-        <div class={props.running ? 'results__body results__body--stale' : 'results__body'}>{props.children}</div>
+        <div class={props.running || stale ? 'results__body results__body--stale' : 'results__body'}>{props.children}</div>
       ) : (
         !props.running && <p class="muted">{props.empty}</p>
       )}

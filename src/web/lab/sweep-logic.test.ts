@@ -212,7 +212,7 @@ describe('the out-of-sample inputs and the sweep’s refusals', () => {
     expect(sweepFormErrors(new ApiError(400, 'grid_too_large', 'Big.')).fields).toEqual({ grid: 'Big.' });
     expect(sweepFormErrors(new ApiError(400, 'invalid_validation', 'Short.')).fields).toEqual({ validation: 'Short.' });
     expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'No.', [{ field: 'body.validation.walk_forward.windows', message: 'x' }])).fields).toEqual({ validation: 'No.' });
-    expect(sweepFormErrors(new ApiError(404, 'unknown_symbol', 'None.')).fields).toEqual({ symbol: 'None.' });
+    expect(sweepFormErrors(new ApiError(404, 'invalid_symbol', 'None.')).fields).toEqual({ symbol: 'None.' });
     expect(sweepFormErrors(new ApiError(503, 'busy', 'Busy.')).form).toMatch(/\(503\): Busy\./);
     expect(sweepFormErrors(new ApiError(400, 'validation_failed', 'Whole.', [{ field: 'body.min_trades', message: 'x' }])).fields).toEqual({ min_trades: 'Whole.' });
   });

@@ -46,7 +46,7 @@ const COLUMNS: readonly TableColumn<BacktestTrade, Column>[] = [
 ];
 
 /** Every fill of a backtest, sortable by each column with buttons in the headers, shown a page at a time. */
-export function TradesTable(props: { trades: readonly BacktestTrade[] }) {
+export function TradesTable(props: { trades: readonly BacktestTrade[]; empty: string }) {
   return (
     <SortableTable
       rows={props.trades}
@@ -58,7 +58,7 @@ export function TradesTable(props: { trades: readonly BacktestTrade[] }) {
       captionId="trades-caption"
       classes={{ region: 'table-scroll trades-scroll', table: 'trades-table', more: 'trades-more' }}
       rowsName="trades"
-      empty={<p class="muted">No trades: the strategy never entered over this period.</p>}
+      empty={<p class="muted">{props.empty}</p>}
     />
   );
 }

@@ -8,6 +8,7 @@ import type { BacktestMetrics as EngineMetrics } from '../../engine/types';
 export type { BacktestTrade, StrategyTemplate, TemplateParameter } from '../../engine/types';
 export type { ComparisonEntry, ComparisonResult, LegacyBacktestResult as BacktestResult } from '../../backtest/backtest-result';
 export type { DataFeed } from '../../market/market-terms';
+export type { DataFeedEntry } from '../../market/data-feeds.service';
 
 /** Every summary statistic a result carries beside its own fields (`final_capital` is a result field). */
 export type BacktestMetrics = Omit<EngineMetrics, 'final_capital'>;

@@ -11,7 +11,7 @@ export type StrategyChoice = ActiveStrategy & { readonly inactive?: boolean };
  * The trade check and the Trade page share it.
  */
 export async function loadStrategyChoices(wanted: string): Promise<{ list: StrategyChoice[]; missing: string | undefined }> {
-  const active = await api.get<ActiveStrategy[]>('/api/strategies/active');
+  const active = await allActiveStrategies();
   let list: StrategyChoice[] = active;
   if (/^[1-9]\d*$/.test(wanted) && !active.some((choice) => String(choice.id) === wanted)) {
     const named = await api.get<StrategyView>(`/api/strategies/${wanted}`).catch((error: unknown) => {
@@ -22,4 +22,17 @@ export async function loadStrategyChoices(wanted: string): Promise<{ list: Strat
   }
   const found = wanted === '' || list.some((choice) => String(choice.id) === wanted);
   return { list, missing: found ? undefined : `Your library has no strategy ${wanted}: it was deleted, or the address is wrong.` };
+}
+
+/** The server's largest page (`limit` at most 200). */
+export const PICKER_PAGE = 200;
+
+/** Every active strategy, a page at a time: a library holds at most 1,000 strategies, so at most five requests. */
+async function allActiveStrategies(): Promise<ActiveStrategy[]> {
+  const all: ActiveStrategy[] = [];
+  for (;;) {
+    const { data, headers } = await api.getWithHeaders<ActiveStrategy[]>(`/api/strategies/active?limit=${PICKER_PAGE}&offset=${all.length}`);
+    all.push(...data);
+    if (data.length < PICKER_PAGE || all.length >= Number(headers.get('x-total-count') ?? all.length)) return all;
+  }
 }

@@ -14,11 +14,12 @@ import { formatDateTime } from '../ui/format';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
 import { placedSentence } from './order-words';
-import type { Order } from './types';
-import { useCompliancePreview, type Preview } from './use-compliance-preview';
+import { RiskAtExpiry } from './risk-at-expiry';
+import type { OptionsRisk, Order } from './types';
+import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'net_price'];
-/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs. */
+/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth). */
 const CONTROL_OF_CODE = {
   not_found: 'strategy_id',
   insufficient_funds: 'qty',
@@ -27,6 +28,7 @@ const CONTROL_OF_CODE = {
   invalid_symbol: 'symbol',
   option_expired: 'legs',
   invalid_option_symbol: 'legs',
+  price_out_of_bounds: 'net_price',
 };
 
 /** What the server said when it refused the order for breaking the strategy's rules (422 `compliance_violation`). */
@@ -79,6 +81,7 @@ export function OrderTicket(props: {
   useFocusFirstInvalid(form, place.errors);
   const request = complianceRequestOf(inputs);
   const preview = useCompliancePreview(request);
+  const risk = useServerPreview<OptionsRisk>('/api/trade-window/options-orders/preview', options && Object.keys(checkTicket(inputs)).length === 0 ? optionsOrderBody(inputs) : undefined);
 
   const update = (next: Partial<TicketInputs>) => {
     props.onInputs((current) => ({ ...current, ...next }));
@@ -247,6 +250,7 @@ export function OrderTicket(props: {
           )}
         </div>
         {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => update({ legs })} />}
+        {options && <RiskAtExpiry preview={risk} />}
         {!refusal && <ComplianceVerdict strategy={chosen?.name} preview={preview} />}
         {refusal && (
           <div class="notice notice--error" role="alert">

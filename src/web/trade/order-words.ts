@@ -1,5 +1,5 @@
 import { formatCount, formatMoney } from '../ui/format';
-import type { Order, OrderStatus, Portfolio } from './types';
+import type { OptionStructure, OptionsRisk, Order, OrderStatus, Portfolio } from './types';
 
 /** Orders and the portfolio in words: pure, shared by the Trade page's parts and unit-tested. */
 
@@ -17,6 +17,8 @@ export const REASONS: Readonly<Record<string, string>> = {
   insufficient_position: 'not enough shares',
   no_price: 'no stored price',
   option_expired: 'an expired leg',
+  trade_cooldown: 'trading paused after a recovery',
+  price_out_of_bounds: 'a price the structure could never be worth',
 };
 
 /** "10 SPX" or "1 × SPY: sell SPY261218P00400000, buy SPY261218P00390000" — what an order trades. */
@@ -30,7 +32,7 @@ export function orderWhat(order: Order): string {
 export function orderPrice(order: Order): string {
   if (order.kind === 'options') {
     const net = order.fill_price ?? order.limit_price;
-    return net === null ? '—' : `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
+    return net === null ? '—' : netPriceText(net);
   }
   if (order.fill_price !== null) return formatMoney(order.fill_price);
   return order.limit_price === null ? '—' : `limit ${formatMoney(order.limit_price)}`;
@@ -56,3 +58,30 @@ export function unrealizedTotal(portfolio: Portfolio): number | null {
   return known.length === 0 ? null : Math.round(known.reduce((sum, pnl) => sum + pnl, 0) * 100) / 100;
 }
 
+
+/** "Sell SPY 500 put, buy SPY 490 put" — a structure's legs by strike, with the ratio when above 1. */
+export function structureLegs(structure: OptionStructure): string {
+  const legs = structure.legs.map((leg) => `${leg.side} ${leg.ratio > 1 ? `${leg.ratio} × ` : ''}${structure.underlying} ${leg.strike} ${leg.right}`);
+  const text = legs.join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The expiry of a structure's legs: one date, or the dates joined when they differ. */
+export function structureExpiry(structure: OptionStructure): string {
+  return [...new Set(structure.legs.map((leg) => leg.expiry))].join(', ');
+}
+
+/** "$1.35 credit" or "$4.00 debit" — a net price a share as paid or received. */
+export function netPriceText(net: number): string {
+  return `${formatMoney(Math.abs(net))} ${net < 0 ? 'credit' : 'debit'}`;
+}
+
+/** A maximum loss or gain: the amount, or "Unlimited" when it has no limit. */
+export function riskAmount(value: number | null): string {
+  return value === null ? 'Unlimited' : formatMoney(value);
+}
+
+/** The breakevens at expiry ("$498.65", "$497.00 and $523.00"), or a dash when there is none to give. */
+export function breakevensText(risk: Pick<OptionsRisk, 'breakevens'>): string {
+  return risk.breakevens.length === 0 ? '—' : risk.breakevens.map((price) => formatMoney(price)).join(' and ');
+}

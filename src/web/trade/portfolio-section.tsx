@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { api, ApiError, describeError } from '../api';
 import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
 import { isSignedOut } from '../library/errors';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';
 import { formatCount, formatMoney, signClass } from '../ui/format';
-import { unrealizedTotal } from './order-words';
+import { breakevensText, netPriceText, riskAmount, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
 import type { Portfolio } from './types';
 
 /**
  * The paper portfolio (`GET /api/trade-window/portfolio`): cash, the part held for resting buys, equity, realized
- * and unrealized P&L, the share and options positions, and a reset (after a question) back to $100,000. Reloaded
+ * and unrealized P&L, the share positions and the options positions as structures (legs, expiry, the price paid, risk), and a reset (after a question) back to $100,000. Reloaded
  * whenever `version` changes (an order placed, refused or canceled). It also tells the page whether the recovery
  * cooldown holds (`trade_cooldown_until`), so the banner shows from the start.
  */
@@ -58,6 +58,8 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
       props.onReset();
     } catch (error) {
       if (isSignedOut(error)) return void reload();
+      // Refused during the recovery cooldown: the banner above says until when.
+      if (error instanceof ApiError && error.code === 'trade_cooldown' && typeof error.body.until === 'string') props.onCooldown(error.body.until);
       setProblem(`The portfolio could not be reset: ${describeError(error)}`);
     } finally {
       setBusy(false);
@@ -117,25 +119,33 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
             </div>
           )}
           <h3 id="options-positions-heading">Options</h3>
-          {portfolio.options_positions.length === 0 ? (
+          {portfolio.options_structures.length === 0 ? (
             <p class="muted">No option contracts held.</p>
           ) : (
             <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="options-positions-heading">
-              <table class="positions-table">
-                <caption class="visually-hidden">Contracts: negative when written (short).</caption>
+              <table class="positions-table structures-table">
+                <caption class="visually-hidden">Each open options position as the structure it was traded as, at the net price of the order that opened it.</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Option</th>
-                    <th scope="col" class="num">Contracts</th>
-                    <th scope="col" class="num">Average price a share</th>
+                    <th scope="col">Structure</th>
+                    <th scope="col">Expiry</th>
+                    <th scope="col" class="num">Units</th>
+                    <th scope="col" class="num">Net price a share</th>
+                    <th scope="col" class="num">Maximum loss</th>
+                    <th scope="col" class="num">Maximum gain</th>
+                    <th scope="col" class="num">Breakeven</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {portfolio.options_positions.map((position) => (
-                    <tr key={position.symbol}>
-                      <th scope="row">{position.symbol}</th>
-                      <td class="num">{formatCount(position.qty)}</td>
-                      <td class="num">{formatMoney(position.avg_price)}</td>
+                  {portfolio.options_structures.map((structure) => (
+                    <tr key={structure.id}>
+                      <th scope="row">{structureLegs(structure)}</th>
+                      <td>{structureExpiry(structure)}</td>
+                      <td class="num">{formatCount(structure.qty)}</td>
+                      <td class="num">{netPriceText(structure.net_price)}</td>
+                      <td class="num">{riskAmount(structure.max_loss)}</td>
+                      <td class="num">{riskAmount(structure.max_gain)}</td>
+                      <td class="num">{breakevensText(structure)}</td>
                     </tr>
                   ))}
                 </tbody>

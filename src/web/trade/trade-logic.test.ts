@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PRICE as SERVER_MAX_PRICE } from '../../trading/trading.schema';
 import { equityDraft, optionsDraft } from '../../trading/order-drafts';
-import type { Order, Portfolio } from './types';
-import { orderPrice, orderWhat, placedSentence, unrealizedTotal } from './order-words';
+import type { OptionStructure, Order, Portfolio } from './types';
+import { breakevensText, netPriceText, orderPrice, orderWhat, placedSentence, riskAmount, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
 import { BLANK_TICKET, checkTicket, complianceRequestOf, equityOrderBody, MAX_PRICE, newClientOrderId, optionsOrderBody, type TicketInputs } from './ticket-inputs';
 
 const LEGS = [
@@ -99,6 +99,31 @@ describe('orders and the portfolio in words', () => {
     expect(orderPrice(order({ status: 'rejected', fill_price: null }))).toBe('—');
   });
 
+  it('says an options structure in words: legs by strike, expiry, the price paid, risk (unlimited when null), breakevens', () => {
+    const structure: OptionStructure = {
+      id: '00000000-0000-4000-8000-000000000001',
+      underlying: 'SPY',
+      legs: [
+        { symbol: 'SPY261218P00400000', side: 'sell', ratio: 1, right: 'put', strike: 400, expiry: '2026-12-18' },
+        { symbol: 'SPY261218P00390500', side: 'buy', ratio: 2, right: 'put', strike: 390.5, expiry: '2026-12-18' },
+      ],
+      qty: 2,
+      net_price: -1.25,
+      opened_at: '2026-01-01T00:00:00.000Z',
+      max_loss: null,
+      max_gain: 250,
+      breakevens: [398.75, 402],
+    };
+    expect(structureLegs(structure)).toBe('Sell SPY 400 put, buy 2 × SPY 390.5 put');
+    expect(structureExpiry(structure)).toBe('2026-12-18');
+    expect(structureExpiry({ ...structure, legs: [structure.legs[0]!, { ...structure.legs[1]!, expiry: '2027-01-15' }] })).toBe('2026-12-18, 2027-01-15');
+    expect(netPriceText(structure.net_price)).toBe('$1.25 credit');
+    expect(netPriceText(4)).toBe('$4.00 debit');
+    expect([riskAmount(structure.max_loss), riskAmount(structure.max_gain)]).toEqual(['Unlimited', '$250.00']);
+    expect(breakevensText(structure)).toBe('$398.75 and $402.00');
+    expect(breakevensText({ breakevens: [] })).toBe('—');
+  });
+
   it('totals the unrealized P&L of the priced positions', () => {
     const portfolio = (pnls: (number | null)[]): Portfolio => ({
       cash: 0,
@@ -107,6 +132,7 @@ describe('orders and the portfolio in words', () => {
       trade_cooldown_until: null,
       realized_pnl: 0,
       options_positions: [],
+      options_structures: [],
       positions: pnls.map((pnl, index) => ({ symbol: `S${index}`, qty: 1, avg_price: 1, last_close: null, market_value: null, unrealized_pnl: pnl })),
     });
     expect(unrealizedTotal(portfolio([]))).toBe(0);

@@ -4,6 +4,7 @@
  */
 import type { Static } from 'typebox';
 import type {
+  OptionsRisk as OptionsRiskSchema,
   Order as OrderSchema,
   OrderRefusal as OrderRefusalSchema,
   PlaceOptionsOrderBody as PlaceOptionsOrderBodySchema,
@@ -20,5 +21,9 @@ export type Order = Static<typeof OrderSchema>;
 export type OrderStatus = Order['status'];
 /** `GET /api/trade-window/portfolio` and the reset's answer. */
 export type Portfolio = Static<typeof PortfolioSchema>;
+/** One open options position, as the structure it was traded as. */
+export type OptionStructure = Portfolio['options_structures'][number];
+/** `POST /api/trade-window/options-orders/preview`: the order's maximum loss and gain (null: unlimited) and breakevens. */
+export type OptionsRisk = Static<typeof OptionsRiskSchema>;
 /** A refused placement: `{error, message}`, `violations` for compliance, `until` for the cooldown. */
 export type OrderRefusal = Static<typeof OrderRefusalSchema>;

@@ -7,10 +7,10 @@ import type { ComplianceRequest, ComplianceResult } from '../library/types';
 /** How long the ticket must stay unchanged before it is checked: one request per pause in typing, not per key. */
 export const PREVIEW_DELAY_MS = 500;
 
-export type Preview =
+export type Preview<T = ComplianceResult> =
   | { readonly state: 'idle' }
   | { readonly state: 'checking' }
-  | { readonly state: 'done'; readonly key: string; readonly result: ComplianceResult }
+  | { readonly state: 'done'; readonly key: string; readonly result: T }
   | { readonly state: 'failed'; readonly message: string };
 
 /**
@@ -19,16 +19,21 @@ export type Preview =
  * dropped), and `key` (the request as JSON) tells the page which ticket a verdict belongs to.
  */
 export function useCompliancePreview(request: ComplianceRequest | undefined): Preview {
+  return useServerPreview<ComplianceResult>('/api/trading/compliance-check', request);
+}
+
+/** `request` posted to `path` once it has stayed the same for PREVIEW_DELAY_MS; the answer for the request as it stands. */
+export function useServerPreview<T>(path: string, request: object | undefined): Preview<T> {
   const { reload } = useSession();
   const key = request === undefined ? '' : JSON.stringify(request);
-  const [preview, setPreview] = useState<Preview>({ state: 'idle' });
+  const [preview, setPreview] = useState<Preview<T>>({ state: 'idle' });
   useEffect(() => {
     if (request === undefined) return void setPreview({ state: 'idle' });
     let current = true;
     setPreview({ state: 'checking' });
     const timer = setTimeout(async () => {
       try {
-        const result = await api.post<ComplianceResult>('/api/trading/compliance-check', request);
+        const result = await api.post<T>(path, request);
         if (current) setPreview({ state: 'done', key, result });
       } catch (error) {
         if (!current) return;
@@ -40,6 +45,6 @@ export function useCompliancePreview(request: ComplianceRequest | undefined): Pr
       current = false;
       clearTimeout(timer);
     };
-  }, [key]);
+  }, [path, key]);
   return preview;
 }

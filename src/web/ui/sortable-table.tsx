@@ -113,7 +113,8 @@ export function SortableTable<Row, K extends string>(props: SortableTableProps<R
             {visible.map((row) => (
               <tr key={props.rowKey(row)}>
                 {columns.map((column) => (
-                  <td key={column.key} class={`${column.numeric ? 'num' : ''} ${column.tone?.(row) ?? ''}`}>
+                  // The label names the figure where a narrow screen lays a row out as a card (styles.css).
+                  <td key={column.key} class={`${column.numeric ? 'num' : ''} ${column.tone?.(row) ?? ''}`} data-label={column.label}>
                     {column.cell(row)}
                   </td>
                 ))}

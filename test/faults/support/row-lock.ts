@@ -35,3 +35,23 @@ export async function isBlockingSomeone(url: string, lock: RowLock): Promise<boo
     await client.end();
   }
 }
+
+/**
+ * How many sessions wait on `lock`, directly or behind another waiter (a second waiter on a row queues behind the
+ * first, so `pg_blocking_pids` names the first).
+ */
+export async function countBlockedBy(url: string, lock: RowLock): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ blocked: number }>(
+      `with recursive waiting as (select pid, pg_blocking_pids(pid) as blockers from pg_stat_activity),
+       blocked(pid) as (select pid from waiting where $1 = any(blockers) union select w.pid from waiting w join blocked b on b.pid = any(w.blockers))
+       select count(*)::int as blocked from blocked`,
+      [lock.pid],
+    );
+    return rows[0]?.blocked ?? 0;
+  } finally {
+    await client.end();
+  }
+}

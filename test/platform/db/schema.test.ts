@@ -21,6 +21,7 @@ const EXPECTED_TABLES = [
   'paper_accounts',
   'paper_positions',
   'orders',
+  'option_structures',
   'data_exports',
   'breach_incidents',
   'rate_limit_counters',
@@ -31,7 +32,7 @@ describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));

@@ -77,6 +77,21 @@ describeEachDialect('validation replies stay small', (db) => {
     expect((await client.post('/fixture/unbounded', { items: [1, 2], open: { a: 1 }, text: 'fine' })).statusCode).toBe(200);
   });
 
+  it.each([
+    ['an unknown field', '/api/backtest', (key: string) => ({ ...period, strategy: 'sma_crossover', [key]: 1 })],
+    ['a field holding U+0000', '/fixture/unbounded', (key: string) => ({ open: { [key]: 'a\u0000b' } })],
+  ])('names %s with a 900 KB name in a few characters: a 400 under 2 KB', async (_name, url, bodyWith) => {
+    const key = `k${'x'.repeat(900_000)}`;
+    const payload = JSON.stringify(bodyWith(key));
+    expect(payload.length).toBeGreaterThan(900_000);
+    const response = await new HttpClient(app).post(url, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.rawPayload.length).toBeLessThan(2048);
+    const { message, details } = response.json();
+    expect(message).toContain(`${key.slice(0, 64)}…`);
+    expect(details[0].field).toMatch(/^body(\.open)?\.kx{63}…$/);
+  });
+
   it('lists every problem of a small body, at most ten, and says how many there were', async () => {
     const client = new HttpClient(app);
     const small = await client.post('/api/backtest', { symbol: 1, strategy: 2, start_date: 3 });

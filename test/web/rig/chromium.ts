@@ -85,6 +85,17 @@ export function screenshotTaker(page: Page, suite: string): (step: string) => Pr
     count += 1;
     await mkdir(folder, { recursive: true });
     const name = `${String(count).padStart(2, '0')}-${step}.png`;
-    await page.screenshot({ path: path.join(folder, name), fullPage: true });
+    await fullPageScreenshot(page, path.join(folder, name));
   };
+}
+
+/**
+ * A screenshot of the whole page that leaves the page scrolled where it was. Chromium's full-page capture leaves it
+ * scrolled to the end when an element other than the body has focus (a results heading after a run), and jumps back
+ * at the next re-render: a pointer aimed in between would miss.
+ */
+export async function fullPageScreenshot(page: Page, file: string): Promise<void> {
+  const scrolled = await page.evaluate('scrollY');
+  await page.screenshot({ path: file, fullPage: true });
+  await page.evaluate(`scrollTo(0, ${scrolled})`);
 }

@@ -7,6 +7,7 @@ import * as paperMoney from './0005_paper_money.js';
 import * as adminBreach from './0006_admin_breach.js';
 import * as dataRights from './0007_data_rights.js';
 import * as incidentStepsExportTombstones from './0008_incident_steps_export_tombstones.js';
+import * as optionStructures from './0009_option_structures.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_admin_breach': adminBreach,
   '0007_data_rights': dataRights,
   '0008_incident_steps_export_tombstones': incidentStepsExportTombstones,
+  '0009_option_structures': optionStructures,
 };

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
+import { ManualClock } from '../helpers/clock.js';
+import { describeEachDialect } from '../helpers/dialects.js';
+import { libraryUser, type LibraryUser } from '../strategies/library-kit.js';
+import { bar, OPTIONS_ORDERS, orderRows, placeOptionsOrder, portfolioOf, seedBars, stateOf } from './trading-kit.js';
+
+const leg = (symbol: string, side: 'buy' | 'sell', ratio = 1) => ({ symbol, side, ratio });
+const PREVIEW = `${OPTIONS_ORDERS}/preview`;
+
+/** Issue 29: no paper money from nothing — an options order's net price is one its structure could be worth. */
+describeEachDialect('trade window: options orders at prices their structures could be worth', (database) => {
+  const db = () => database().handle.db;
+  const clock = new ManualClock('2026-03-10T15:00:00.000Z');
+  let app: App;
+
+  beforeAll(async () => {
+    app = await buildTestApp(database().handle, { clock });
+    await seedBars(db(), clock, 'SPX', [bar('2026-03-06', 4500)]);
+  });
+  afterAll(async () => app.close());
+
+  /** A user with an open paper account (100,000 cash). */
+  async function trader(): Promise<LibraryUser> {
+    const user = await libraryUser(app, db());
+    expect((await user.client.post('/api/trade-window/portfolio/reset')).statusCode).toBe(200);
+    return user;
+  }
+
+  /** The account and positions before and after `act` are the same; the orders only gain rejected ones. */
+  async function changesNothing(user: LibraryUser, act: () => Promise<void>): Promise<void> {
+    const before = (await stateOf(db(), user.userId)) as { orders: unknown[] };
+    await act();
+    const after = (await stateOf(db(), user.userId)) as { orders: { status: string }[] };
+    expect({ ...after, orders: [] }).toEqual({ ...before, orders: [] });
+    expect(after.orders.slice(before.orders.length).every((order) => order.status === 'rejected')).toBe(true);
+  }
+
+  it('the same contract on two legs is a 400: nothing stored, no cash', async () => {
+    const user = await trader();
+    await changesNothing(user, async () => {
+      for (const legs of [
+        [leg('SPX301218C04444000', 'buy'), leg('SPX301218C04444000', 'sell')],
+        // Either OCC spelling is the same contract.
+        [leg('SPX301218C04444000', 'buy'), leg('SPX   301218C04444000', 'buy')],
+      ]) {
+        const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs, qty: 1, net_price: -10000 });
+        expect(response.statusCode, response.body).toBe(400);
+        expect(response.json()).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('SPX301218C04444000 is on legs 1 and 2'), details: [{ field: 'body.legs.1.symbol' }] });
+      }
+    });
+    expect(await orderRows(db(), user.userId)).toEqual([]);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100000, options_positions: [], options_structures: [] });
+  });
+
+  it('a put bought for nothing and sold above its strike, a 1-wide call spread sold for 500, a 100-wide put spread for 150: 422 with the bound', async () => {
+    const user = await trader();
+    const put = 'SPX301218P04000000';
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ legs: [leg(put, 'buy')], net_price: 0 }, 'A single option’s premium must be above $0.00: $0.00 is not.'],
+      [{ legs: [leg('SPX301218C04700000', 'sell'), leg('SPX301218C04701000', 'buy')], net_price: -500 }, 'A vertical spread’s credit must be below its width, $1.00 a share: $500.00 is not.'],
+      [{ legs: [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')], net_price: -150 }, 'A vertical spread’s credit must be below its width, $100.00 a share: $150.00 is not.'],
+      [{ legs: [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')], net_price: -100 }, 'A vertical spread’s credit must be below its width, $100.00 a share: $100.00 is not.'],
+      [{ legs: [leg('SPX301218C04700000', 'buy'), leg('SPX301218C04750000', 'sell')], net_price: 50 }, 'A vertical spread’s debit must be below its width, $50.00 a share: $50.00 is not.'],
+      [
+        { legs: [leg('SPX301218P03900000', 'buy'), leg('SPX301218P04000000', 'sell'), leg('SPX301218C05000000', 'sell'), leg('SPX301218C05150000', 'buy')], net_price: -150 },
+        'An iron condor’s credit must be below its wider wing, $150.00 a share: $150.00 is not.',
+      ],
+      [{ legs: [leg('SPX301218C05000000', 'buy')], net_price: 4500.01 }, 'A single call’s premium is at most the underlying’s last close, $4,500.00 a share: $4,500.01 is not.'],
+    ];
+    await changesNothing(user, async () => {
+      for (const [body, message] of refusals) {
+        clock.advance(1000);
+        const response = await placeOptionsOrder(user.client, { underlying: 'SPX', qty: 1, ...body });
+        expect(response.statusCode, response.body).toBe(422);
+        expect(response.json()).toEqual({ error: 'price_out_of_bounds', message });
+      }
+    });
+    // Stored as rejected, so the history shows why.
+    expect((await orderRows(db(), user.userId)).map((order) => order.reject_reason)).toEqual(refusals.map(() => 'price_out_of_bounds'));
+
+    // A put held (bought at 10) cannot be sold above its strike: the $5,000,000 of the issue stays unmade.
+    clock.advance(1000);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: 10 })).statusCode).toBe(201);
+    await changesNothing(user, async () => {
+      clock.advance(1000);
+      const sale = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'sell')], qty: 1, net_price: -50000 });
+      expect(sale.statusCode).toBe(422);
+      expect(sale.json()).toEqual({ error: 'price_out_of_bounds', message: 'A single put’s premium is at most its strike, $4,000.00 a share: $50,000.00 is not.' });
+    });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99000 });
+  });
+
+  it('a call without a stored close of its underlying: 422 no_price (nothing bounds it)', async () => {
+    const user = await trader();
+    await changesNothing(user, async () => {
+      const response = await placeOptionsOrder(user.client, { underlying: 'QQQ', legs: [leg('QQQ301218C00400000', 'buy')], qty: 1, net_price: 5 });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({ error: 'no_price', message: 'There is no stored close of QQQ to bound what its calls are worth: import its bars first.' });
+    });
+  });
+
+  it('legitimate closes still work: a put sold back within its strike, a credit spread bought back below its width', async () => {
+    const user = await trader();
+    const put = 'SPX301218P04000000';
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 2, net_price: 10 })).statusCode).toBe(201);
+    clock.advance(1000);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'sell')], qty: 2, net_price: -12.5 })).statusCode).toBe(201);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100500, realized_pnl: 500, options_positions: [], options_structures: [] });
+
+    const spread = [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')];
+    clock.advance(1000);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: spread, qty: 1, net_price: -99.99 })).statusCode).toBe(201);
+    clock.advance(1000);
+    const back = spread.map((l) => ({ ...l, side: l.side === 'buy' ? 'sell' : 'buy' }));
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: back, qty: 1, net_price: 0.01 })).statusCode).toBe(201);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 110498, realized_pnl: 10498, options_positions: [], options_structures: [] });
+  });
+
+  it('the portfolio shows an options position as one structure: legs, strikes, expiry, the price paid, its risk', async () => {
+    const user = await trader();
+    const openedAt = clock.now().toISOString();
+    const condor = [leg('SPX301218P03900000', 'buy'), leg('SPX301218P04000000', 'sell'), leg('SPX301218C05000000', 'sell'), leg('SPX301218C05150000', 'buy')];
+    const opened = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: condor, qty: 2, net_price: -30 });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const portfolio = await portfolioOf(user.client);
+    expect(portfolio.options_structures).toEqual([
+      {
+        id: expect.any(String),
+        underlying: 'SPX',
+        legs: [
+          { symbol: 'SPX301218P03900000', side: 'buy', ratio: 1, right: 'put', strike: 3900, expiry: '2030-12-18' },
+          { symbol: 'SPX301218P04000000', side: 'sell', ratio: 1, right: 'put', strike: 4000, expiry: '2030-12-18' },
+          { symbol: 'SPX301218C05000000', side: 'sell', ratio: 1, right: 'call', strike: 5000, expiry: '2030-12-18' },
+          { symbol: 'SPX301218C05150000', side: 'buy', ratio: 1, right: 'call', strike: 5150, expiry: '2030-12-18' },
+        ],
+        qty: 2,
+        net_price: -30,
+        opened_at: openedAt,
+        // Credit 2 × 100 × 30 = 6,000; the wider wing 150 × 100 × 2 = 30,000 less the credit.
+        max_loss: 24000,
+        max_gain: 6000,
+        breakevens: [3970, 5030],
+      },
+    ]);
+    // The legs per contract as before (the contract's fields), the structure's price no longer split between them in the view.
+    expect(portfolio.options_positions.map((p: { symbol: string; qty: number }) => [p.symbol, p.qty])).toEqual([
+      ['SPX301218C05000000', -2],
+      ['SPX301218C05150000', 2],
+      ['SPX301218P03900000', 2],
+      ['SPX301218P04000000', -2],
+    ]);
+    // Half closed by the mirror order: one unit left, at the price first paid.
+    clock.advance(1000);
+    const half = condor.map((l) => ({ ...l, side: l.side === 'buy' ? 'sell' : 'buy' }));
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: half, qty: 1, net_price: 10 })).statusCode).toBe(201);
+    expect((await portfolioOf(user.client)).options_structures).toMatchObject([{ qty: 1, net_price: -30, max_loss: 12000, max_gain: 3000 }]);
+    // Reset clears them.
+    await user.client.post('/api/trade-window/portfolio/reset');
+    expect((await portfolioOf(user.client)).options_structures).toEqual([]);
+  });
+
+  it('previews an order before it is placed: maximum loss, maximum gain, breakevens; the same refusals; nothing stored', async () => {
+    const user = await trader();
+    const spread = [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')];
+    await changesNothing(user, async () => {
+      const preview = await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 3, net_price: -1.35 });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json()).toEqual({ max_loss: 29595, max_gain: 405, breakevens: [2598.65] });
+      const impossible = await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 1, net_price: -150 });
+      expect(impossible.statusCode).toBe(422);
+      expect(impossible.json()).toEqual({ error: 'price_out_of_bounds', message: 'A vertical spread’s credit must be below its width, $100.00 a share: $150.00 is not.' });
+      expect((await user.client.post(PREVIEW, { underlying: 'SPX', legs: [...spread, spread[0]], qty: 1, net_price: -1 })).statusCode).toBe(400);
+      expect((await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 1, net_price: -1 }, { origin: 'https://evil.example' })).statusCode).toBe(403);
+    });
+    expect(await orderRows(db(), user.userId)).toEqual([]);
+    expect((await app.inject({ method: 'POST', url: PREVIEW, headers: { origin: TEST_ORIGIN }, payload: {} })).statusCode).toBe(401);
+  });
+});
