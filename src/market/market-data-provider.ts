@@ -8,6 +8,8 @@ import { createYahooDailyBars } from './yahoo.provider.js';
 
 /** Where bars the store lacks come from (`MARKET_DATA_PROVIDER`). */
 export interface MarketDataProvider {
+  /** Recorded as the source of the symbols it fills; it refreshes only those. */
+  readonly source: 'alpaca' | 'yahoo';
   /** Whether it serves real-time data (`data_feed: "sip"`); without it `sip` is 403 `feed_not_entitled`. */
   readonly realTime: boolean;
   /** Daily bars dated `from` to `to` (`YYYY-MM-DD`, inclusive), adjusted for splits and dividends. */
@@ -25,10 +27,10 @@ export interface ProviderDeps {
 export function marketDataProviderFor(config: Pick<Config, 'marketDataProvider' | 'alpaca' | 'yahoo'>, deps: ProviderDeps): MarketDataProvider | null {
   if (config.marketDataProvider === 'yahoo') {
     const dailyBars = createYahooDailyBars({ config: config.yahoo, clock: deps.clock, logger: deps.logger });
-    return { realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to) };
+    return { source: 'yahoo', realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to) };
   }
   const alpaca = config.alpaca;
   if (config.marketDataProvider !== 'alpaca' || alpaca === null) return null;
   const alpacaDeps = { config: alpaca, clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}) };
-  return { realTime: true, dailyBars: (symbol, from, to, feed) => fetchAlpacaDailyBars(alpacaDeps, symbol, from, to, feed) };
+  return { source: 'alpaca', realTime: true, dailyBars: (symbol, from, to, feed) => fetchAlpacaDailyBars(alpacaDeps, symbol, from, to, feed) };
 }

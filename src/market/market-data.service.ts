@@ -31,7 +31,8 @@ export interface BarsInPeriod {
 export interface MarketData {
   /**
    * The stored bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), fetched from the provider
-   * first when it is configured and the store lacks them. Throws 404 `unknown_symbol`, 403
+   * first when it is configured and the store lacks them: a symbol it does not hold, or the newest days of one it
+   * filled (a symbol from the demo or an import is served as stored). Throws 404 `unknown_symbol`, 403
    * `feed_not_entitled`, or a provider error (502/503/504). The series may be empty.
    */
   barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
@@ -57,7 +58,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     const bars = await deps.provider!.dailyBars(symbol, from, to, feed);
     tailCheckedAt.set(symbol, deps.clock.now().getTime());
     if (bars.length > 0) {
-      const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars });
+      const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars, source: deps.provider!.source });
       if (changed > 0) {
         deps.logger.info({ symbol, changed, from, to }, 'bars fetched from the market-data provider and stored');
         await notifyStored(deps, symbol);
@@ -71,7 +72,9 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
       throw new Forbidden('feed_not_entitled', 'Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".');
     }
     let cached = await cache.get(symbol);
-    if (deps.provider !== null) {
+    // A provider fills a symbol the store lacks and refreshes only the symbols it filled: the demo's and imported
+    // symbols are served as stored, so the demo SPX is never extended with whatever the provider calls SPX.
+    if (deps.provider !== null && (cached === undefined || cached.source === deps.provider.source)) {
       const last = cached?.series.dates.at(-1);
       if (last === undefined) {
         cached = await fetchAndStore(symbol, from < PROVIDER_HISTORY_START ? from : PROVIDER_HISTORY_START, to, feed);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { storeBars } from '../../src/market/bar-store.service.js';
 import { importBarsFile } from '../../src/market/import-bars.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { ManualClock } from '../helpers/clock.js';
@@ -52,6 +53,16 @@ describeEachDialect('import-bars', (db) => {
     const again = await importBarsFile(db().handle.db, clock, { file, symbol: 'ACME', progressStream: lines().stream });
     expect(again.changed).toBe(0);
     expect((await db().handle.db.selectFrom('symbols').selectAll().executeTakeFirstOrThrow()).name).toBe('Acme Corp');
+  });
+
+  it('replaces the bars of a symbol Yahoo filled instead of merging with them, and the symbol is an import from then on', async () => {
+    const yahooDays = Array.from({ length: 5 }, (_, i) => ({ date: `2019-01-0${i + 1}`, open: 50, high: 51, low: 49, close: 50, volume: 7 }));
+    await storeBars(db().handle.db, clock, { symbol: 'ACME', bars: yahooDays, source: 'yahoo' });
+    const summary = await importBarsFile(db().handle.db, clock, { file: csvFile('acme.csv', GOOD.slice(0, 3)), symbol: 'ACME', progressStream: lines().stream });
+    expect(summary).toMatchObject({ changed: 3, replaced: 'yahoo' });
+    const stored = await db().handle.db.selectFrom('bars').select('date').where('symbol', '=', 'ACME').orderBy('date').execute();
+    expect(stored.map((bar) => bar.date)).toEqual(['2015-01-01', '2015-01-02', '2015-01-03']);
+    expect(await db().handle.db.selectFrom('symbols').select('bars_source').where('symbol', '=', 'ACME').executeTakeFirstOrThrow()).toEqual({ bars_source: 'import' });
   });
 
   it('stores nothing of a file with one bad row, even after the first batch', async () => {

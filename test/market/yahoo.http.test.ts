@@ -1,5 +1,10 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { App } from '../../src/app.js';
+import { loadDemoDataIfEmpty } from '../../src/market/bar-store.service.js';
+import { importBarsFile } from '../../src/market/import-bars.js';
 import { createMarketData } from '../../src/market/market-data.service.js';
 import { marketDataProviderFor } from '../../src/market/market-data-provider.js';
 import { MINUTE } from '../../src/platform/clock.js';
@@ -33,6 +38,36 @@ describeEachDialect('backtests on Yahoo Finance data fetched on demand', (databa
   beforeEach(() => {
     fake.seen.length = 0;
   });
+  const storedCloses = async (symbol: string) =>
+    (await database().handle.db.selectFrom('bars').select(['date', 'close']).where('symbol', '=', symbol).orderBy('date').execute()).map((bar) => [bar.date, Number(bar.close)]);
+
+  it('serves the demo SPX as stored and never asks Yahoo, even for a period reaching past its last bar (2020-04-17)', async () => {
+    expect(await loadDemoDataIfEmpty(database().handle.db, clock, app.log)).toBe(true);
+    const demo = await storedCloses('SPX');
+    // Were Yahoo asked, it would answer with its own SPX: these bars must never be merged into the demo index.
+    fake.answer(() => ({ status: 200, body: yahooChart('SPX', [yahooDay('2020-04-20', 5000), yahooDay('2020-04-21', 5001)]) }));
+    const response = await backtest({ symbol: 'SPX', start_date: '2020-01-02', end_date: '2020-06-30' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().dates.at(-1)).toBe('2020-04-17');
+    expect(fake.seen).toHaveLength(0);
+    expect(await storedCloses('SPX')).toEqual(demo);
+  });
+
+  it('serves an imported ticker as stored and never asks Yahoo to extend it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-yahoo-'));
+    const file = path.join(dir, 'IMPT.csv');
+    fs.writeFileSync(file, 'Date,Open,High,Low,Close,Adj Close,Volume\n2025-12-29,10,11,9,10,10,100\n2025-12-30,10,11,9,10.5,10.5,100\n');
+    try {
+      await importBarsFile(database().handle.db, clock, { file, symbol: 'IMPT', progressStream: { write: () => true } as unknown as NodeJS.WriteStream });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    fake.answer(() => ({ status: 200, body: yahooChart('IMPT', DECEMBER) }));
+    const response = await backtest({ symbol: 'IMPT', end_date: '2026-01-05' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().dates).toEqual(['2025-12-29', '2025-12-30']);
+    expect(fake.seen).toHaveLength(0);
+  });
 
   it('tests start the app offline: with MARKET_DATA_PROVIDER=none nothing is asked, an unstored ticker is 404', async () => {
     expect(testConfig().marketDataProvider).toBe('none');
@@ -61,13 +96,31 @@ describeEachDialect('backtests on Yahoo Finance data fetched on demand', (databa
     expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([{ symbol: 'AAPL', name: 'AAPL' }]);
   });
 
+  it('refreshes a ticker Yahoo filled: a request past its last bar, 15 minutes on, asks Yahoo for the days after it', async () => {
+    clock.advance(15 * MINUTE);
+    fake.answer(() => ({ status: 200, body: yahooChart('AAPL', [yahooDay('2026-01-02', 104, 26)]) }));
+    const response = await backtest({ end_date: '2026-01-05' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().dates).toEqual(['2025-12-29', '2025-12-30', '2025-12-31', '2026-01-02']);
+    expect(fake.seen.map((request) => request.path)).toEqual(['/v8/finance/chart/AAPL']);
+    expect((await storedCloses('AAPL')).at(-1)).toEqual(['2026-01-02', 26]);
+  });
+
   it('answers from the stored bars when Yahoo fails on a refresh past the last session', async () => {
     clock.advance(15 * MINUTE);
     fake.answer(() => ({ status: 500, raw: 'oops' }));
     const response = await backtest({ end_date: '2026-01-05' });
     expect(response.statusCode).toBe(200);
-    expect(response.json().dates.at(-1)).toBe('2025-12-31');
+    expect(response.json().dates.at(-1)).toBe('2026-01-02');
     expect(fake.seen).toHaveLength(1);
+  });
+
+  it('never lets another provider refresh a ticker Yahoo filled (switching MARKET_DATA_PROVIDER to alpaca)', async () => {
+    const alpaca = { source: 'alpaca' as const, realTime: true, dailyBars: vi.fn(async () => []) };
+    const marketData = createMarketData({ db: database().handle.db, clock, logger: app.log, provider: alpaca });
+    const { series } = await marketData.barsFor('AAPL', '2025-12-01', '2026-01-05', 'sip');
+    expect(series.dates.at(-1)).toBe('2026-01-02');
+    expect(alpaca.dailyBars).not.toHaveBeenCalled();
   });
 
   it.each([

@@ -27,7 +27,7 @@ describeEachDialect('trade window: a provider fetch fills resting limits', (data
 
   it('bars fetched from the provider and stored tell the listener, which fills a resting buy reached by the new low', async () => {
     const user = await libraryUser(app, db());
-    await seedBars(db(), clock, 'FFF', [bar('2026-03-05', 100)]);
+    await seedBars(db(), clock, 'FFF', [bar('2026-03-05', 100)], 'alpaca');
     const resting = (await placeOrder(user.client, { symbol: 'FFF', side: 'buy', qty: 5, order_type: 'limit', limit_price: 96 })).json();
     expect(resting.status).toBe('accepted');
     // alpacaBar: open close − 1, low close − 2. Close 97: open 96, low 95 → fills at min(96, 96) = 96.
