@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { OFFLINE } from '../test/helpers/offline.js';
 
 export interface BenchServer {
   readonly url: string;
@@ -20,7 +21,7 @@ export async function startBenchServer(serverArgs: readonly string[], env: Recor
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-bench-'));
   const child = spawn(process.execPath, [...serverArgs, 'serve', '--no-worker'], {
     ...(cwd ? { cwd } : {}),
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -18,6 +18,7 @@ import net from 'node:net';
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import { startBenchServer, type BenchServer } from './bench-server.js';
+import { OFFLINE } from '../test/helpers/offline.js';
 
 const SERVER = ['--import', 'tsx', 'src/cli.ts'];
 const fdLimit = Number(execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim()) || 1024;
@@ -129,7 +130,7 @@ async function secondServerOnOneDataDir(): Promise<unknown> {
   try {
     const started = Date.now();
     const second = spawn(process.execPath, [...SERVER, 'serve'], {
-      env: { ...process.env, DATA_DIR: first.dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: first.dataDir, PORT: '0', LOG_LEVEL: 'warn', ...OFFLINE },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -21,6 +21,7 @@ import { refuseRequestsWhileClosing } from './platform/http/closing-refusal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
+import { marketDataProviderFor } from './market/market-data-provider.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
@@ -126,7 +127,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     db: platform.db,
     clock: platform.clock,
     logger: app.log,
-    alpaca: config.alpaca,
+    provider: marketDataProviderFor(config, { clock: platform.clock, logger: app.log }),
     onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
   });
   await app.register(symbolsRoutes(platform.db));

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/platform/db/database.js';
 import { queueMail } from '../src/platform/mail/outbox.js';
 import { systemClock } from '../src/platform/clock.js';
+import { OFFLINE } from './helpers/offline.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -19,13 +20,13 @@ function freshDataDir(): string {
 }
 
 function tradelab(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  return run(TSX, ['src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
+  return run(TSX, ['src/cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env } });
 }
 
 /** Node itself is the child (no tsx wrapper process), so a kill reaches the server and nothing is orphaned. */
 function start(dataDir: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env },
     stdio: 'ignore',
   });
 }
@@ -74,7 +75,7 @@ describe('tradelab command line', () => {
       ),
     );
     const applied = outputs.map((o) => JSON.parse(o.stdout) as string[]);
-    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures']]);
+    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources']]);
   });
 
   it('stops at start-up with a message naming each bad variable', async () => {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanUpProcesses, freshDataDir, randomPort, ready, startTradelab, stopped, until } from './helpers/tradelab-process.js';
+import { OFFLINE } from './helpers/offline.js';
 
 afterAll(cleanUpProcesses);
 
@@ -91,7 +92,7 @@ describe('tradelab serve, one per SQLite data directory', () => {
 describe('tradelab serve, its output', () => {
   /** `tradelab serve` with stdout on a terminal (a pseudo-terminal from `script`), or on a pipe. */
   function serveWithOutput(port: number, onTerminal: boolean): { child: ChildProcess; output: () => string } {
-    const env = { ...process.env, DATA_DIR: freshDataDir(), PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`, LOG_LEVEL: 'info' };
+    const env = { ...process.env, DATA_DIR: freshDataDir(), PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`, LOG_LEVEL: 'info', ...OFFLINE };
     const command = [process.execPath, '--import', 'tsx', 'src/cli.ts', 'serve'];
     const child = onTerminal
       ? spawn('script', ['-qfec', command.join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] })

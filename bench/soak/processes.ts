@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { OFFLINE } from '../../test/helpers/offline.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtCli = path.join(root, 'dist/cli.js');
@@ -29,7 +30,7 @@ export async function startService(name: string, command: readonly string[], env
   const port = serving ? await freePort() : 0;
   const child = spawn(process.execPath, [...cliArgs, ...command], {
     cwd: root,
-    env: { ...inherited, LOG_LEVEL: 'warn', ...env, ...(serving ? { PORT: String(port), HOST: '127.0.0.1' } : {}) },
+    env: { ...inherited, LOG_LEVEL: 'warn', ...OFFLINE, ...env, ...(serving ? { PORT: String(port), HOST: '127.0.0.1' } : {}) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = serving ? `http://127.0.0.1:${port}` : null;

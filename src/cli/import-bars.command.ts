@@ -12,7 +12,7 @@ import { withMigratedDatabase } from './with-database.js';
 export function addImportBarsCommand(program: Command, config: () => Config): void {
   program
     .command('import-bars')
-    .description('import daily bars from a Yahoo-style CSV (Date,Open,High,Low,Close,Adj Close,Volume); re-importing changes nothing')
+    .description('import daily bars from a Yahoo-style CSV (Date,Open,High,Low,Close,Adj Close,Volume); re-importing changes nothing; into a symbol the demo or a provider filled, the file replaces its bars')
     .argument('<file>', 'CSV file')
     .requiredOption('--symbol <symbol>', 'ticker to store the bars under, such as AAPL')
     .option('--name <name>', 'display name, such as "Apple Inc." (default: the ticker, or the name already stored)')
@@ -29,7 +29,8 @@ export function addImportBarsCommand(program: Command, config: () => Config): vo
           });
           const skipped = summary.skippedNullRows > 0 ? `, ${summary.skippedNullRows} null rows skipped` : '';
           const adjusted = summary.adjusted ? ', adjusted by Adj Close' : '';
-          console.log(`${summary.symbol}: ${summary.bars} bars ${summary.from} to ${summary.to}, ${summary.changed} new or changed${skipped}${adjusted}`);
+          const replaced = summary.replaced ? `, replacing the bars from ${summary.replaced}` : '';
+          console.log(`${summary.symbol}: ${summary.bars} bars ${summary.from} to ${summary.to}, ${summary.changed} new or changed${skipped}${adjusted}${replaced}`);
           if (filled > 0) console.log(`${filled} resting limit order${filled === 1 ? '' : 's'} filled on the new bars`);
         }),
       ),

@@ -1,11 +1,14 @@
 import type { Db } from '../platform/db/database.js';
+import type { BarsSource } from '../platform/db/schema.js';
 import { barSeriesFromBars, SeriesSlices, type BarSeries } from './bar-series.js';
 import { readBars } from './bars.repo.js';
-import { readBarsVersion } from './symbols.repo.js';
+import { readBarsState } from './symbols.repo.js';
 
 export interface CachedSeries {
   readonly symbol: string;
   readonly version: number;
+  /** Where the bars came from; a change of source raises the version, so it is as current as the series. */
+  readonly source: BarsSource;
   readonly series: BarSeries;
   /** The periods of `series` recently asked for, each one object while kept. */
   readonly slices: SeriesSlices;
@@ -29,8 +32,9 @@ export class BarSeriesCache {
 
   /** The symbol's current series, or `undefined` when the symbol is not known. */
   async get(symbol: string): Promise<CachedSeries | undefined> {
-    const version = await readBarsVersion(this.db, symbol);
-    if (version === undefined) return undefined;
+    const state = await readBarsState(this.db, symbol);
+    if (state === undefined) return undefined;
+    const version = state.bars_version;
     const cached = this.#entries.get(symbol);
     if (cached && cached.version === version) {
       this.#entries.delete(symbol);
@@ -40,7 +44,7 @@ export class BarSeriesCache {
     const key = `${symbol}\u0000${version}`;
     let loading = this.#loading.get(key);
     if (!loading) {
-      loading = this.#load(symbol, version).finally(() => this.#loading.delete(key));
+      loading = this.#load(symbol, version, state.bars_source).finally(() => this.#loading.delete(key));
       this.#loading.set(key, loading);
     }
     return loading;
@@ -55,11 +59,11 @@ export class BarSeriesCache {
     return this.#entries.size;
   }
 
-  async #load(symbol: string, version: number): Promise<CachedSeries> {
+  async #load(symbol: string, version: number, source: BarsSource): Promise<CachedSeries> {
     // The version is read before the bars: a write committed in between makes the copy newer than its
     // label, never older, and the next read sees the higher version and reloads.
     const series = barSeriesFromBars(await readBars(this.db, symbol));
-    const entry: CachedSeries = { symbol, version, series, slices: new SeriesSlices(series) };
+    const entry: CachedSeries = { symbol, version, source, series, slices: new SeriesSlices(series) };
     const current = this.#entries.get(symbol);
     if (!current || current.version <= version) {
       this.#entries.delete(symbol);

@@ -4,12 +4,15 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
+import type { BarsSource } from '../platform/db/schema.js';
 import type { Bar } from './bar-series.js';
-import { hasAnyBar, upsertBarBatch } from './bars.repo.js';
+import { deleteBarsOf, hasAnyBar, upsertBarBatch } from './bars.repo.js';
 import { parseBarsCsv } from './csv-bars.js';
-import { bumpBarsVersion, upsertSymbol } from './symbols.repo.js';
+import { bumpBarsVersion, setBarsSource, upsertSymbol } from './symbols.repo.js';
 
 const BATCH = 1000;
+/** The sources that fetch bars on demand: each refreshes only the symbols it filled. */
+const PROVIDERS: ReadonlySet<BarsSource> = new Set(['alpaca', 'yahoo']);
 
 export const DEMO_SYMBOL = { symbol: 'SPX', name: 'S&P 500 Index' } as const;
 
@@ -22,29 +25,49 @@ export type BarsStoredListener = (symbol: string) => Promise<void>;
 export interface StoreBarsResult {
   /** Rows inserted or changed; 0 when the store already held exactly these bars. */
   readonly changed: number;
+  /** The source whose bars this store replaced (an import taking over a symbol); absent otherwise. */
+  readonly replaced?: BarsSource;
 }
 
 /**
- * Stores `bars` of `symbol` in one transaction: the symbol (created, or renamed when `name` is given),
- * every bar upserted by date in batches, and the symbol's bar version raised when anything changed so
- * that every process drops its cached series. Either all of it is stored or none.
+ * Stores `bars` of `symbol` from `source` in one transaction: the symbol (created, or renamed when `name` is given),
+ * every bar upserted by date in batches, and the symbol's bar version raised when anything changed so that every
+ * process drops its cached series. Either all of it is stored or none.
+ *
+ * Each symbol's bars come from one source, recorded with them. A provider (`alpaca`, `yahoo`) writes only into a
+ * symbol it filled: into any other it stores nothing (`changed: 0`). An import or the demo load takes a symbol from
+ * another source over: its old bars are deleted and the new ones stored in their place, never merged with them.
+ * `source` is `import` when not given (bars handed in directly).
  */
 export async function storeBars(
   db: Db,
   clock: Clock,
-  input: { symbol: string; name?: string | undefined; bars: readonly Bar[] },
+  input: { symbol: string; name?: string | undefined; bars: readonly Bar[]; source?: BarsSource },
   onProgress: (stored: number) => void = () => {},
 ): Promise<StoreBarsResult> {
+  const source = input.source ?? 'import';
   return db.transaction().execute(async (tx) => {
-    await upsertSymbol(tx, input.symbol, input.name ?? input.symbol, clock.now().toISOString(), input.name !== undefined);
+    const recorded = await upsertSymbol(tx, {
+      symbol: input.symbol,
+      name: input.name ?? input.symbol,
+      now: clock.now().toISOString(),
+      rename: input.name !== undefined,
+      source,
+    });
+    const takenOver = recorded !== source;
+    if (takenOver) {
+      if (PROVIDERS.has(source)) return { changed: 0 };
+      await deleteBarsOf(tx, input.symbol);
+      await setBarsSource(tx, input.symbol, source);
+    }
     let changed = 0;
     for (let offset = 0; offset < input.bars.length; offset += BATCH) {
       const batch = input.bars.slice(offset, offset + BATCH);
       changed += await upsertBarBatch(tx, input.symbol, batch);
       onProgress(offset + batch.length);
     }
-    if (changed > 0) await bumpBarsVersion(tx, input.symbol);
-    return { changed };
+    if (changed > 0 || takenOver) await bumpBarsVersion(tx, input.symbol);
+    return takenOver ? { changed, replaced: recorded } : { changed };
   });
 }
 
@@ -63,7 +86,7 @@ export async function loadDemoDataIfEmpty(db: Db, clock: Clock, logger: Pick<Fas
   if (await hasAnyBar(db)) return false;
   const file = demoDataFile();
   const { bars } = parseBarsCsv(fs.readFileSync(file, 'utf8'), file);
-  await storeBars(db, clock, { ...DEMO_SYMBOL, bars });
+  await storeBars(db, clock, { ...DEMO_SYMBOL, bars, source: 'demo' });
   logger.info(
     { symbol: DEMO_SYMBOL.symbol, bars: bars.length, from: bars[0]!.date, to: bars.at(-1)!.date },
     `bar store was empty: loaded the demo series ${DEMO_SYMBOL.symbol} (${bars.length} daily bars from vega-datasets)`,

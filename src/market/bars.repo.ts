@@ -34,6 +34,11 @@ export async function upsertBarBatch(db: DbOrTx, symbol: string, bars: readonly 
   return Number(result.numInsertedOrUpdatedRows ?? 0n);
 }
 
+/** Deletes every stored bar of `symbol` (an import taking over a symbol another source filled). */
+export async function deleteBarsOf(db: DbOrTx, symbol: string): Promise<void> {
+  await db.deleteFrom('bars').where('symbol', '=', symbol).execute();
+}
+
 /** Every stored bar of `symbol`, oldest first. */
 export async function readBars(db: DbOrTx, symbol: string): Promise<Bar[]> {
   return db

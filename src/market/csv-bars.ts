@@ -75,16 +75,26 @@ export function parseBarsCsv(text: string, file: string): ParsedBars {
     if (high + slack < Math.max(open, close)) fail(`high ${high} is below open ${open} or close ${close}`);
     if (low - slack > Math.min(open, close)) fail(`low ${low} is above open ${open} or close ${close}`);
     if (volume < 0) fail(`volume ${volume} is negative`);
-    let factor = 1;
+    const bar = { date, open, high, low, close, volume };
     if (columns.index.has('adjclose')) {
       const adjClose = value('adjclose');
       if (adjClose <= 0) fail(`adj close ${adjClose} is not a positive price`);
-      factor = adjClose / close;
+      bars.push(adjustedBy(bar, adjClose));
+    } else {
+      bars.push(bar);
     }
-    bars.push({ date, open: open * factor, high: high * factor, low: low * factor, close: close * factor, volume });
   }
   if (bars.length === 0) throw new CsvBarsError(file, lines.length, 'the file holds no bars');
   return { bars, skippedNullRows, adjusted: columns.index.has('adjclose') };
+}
+
+/**
+ * The bar adjusted for splits and dividends by its adjusted close, as Yahoo computes it: open, high, low and close
+ * multiplied by `adjClose / close`; volume kept as it is. The CSV import and the Yahoo provider share this rule.
+ */
+export function adjustedBy(bar: Bar, adjClose: number): Bar {
+  const factor = adjClose / bar.close;
+  return { date: bar.date, open: bar.open * factor, high: bar.high * factor, low: bar.low * factor, close: bar.close * factor, volume: bar.volume };
 }
 
 function headerColumns(header: string, file: string): { index: Map<Column, number>; width: number } {

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AlpacaConfig } from '../platform/config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { Forbidden, NotFound } from '../platform/errors.js';
-import { fetchAlpacaDailyBars, FEED_DELAY_MS } from './alpaca.provider.js';
-import type { DataFeed } from './market-terms.js';
+import { FEED_DELAY_MS } from './alpaca.provider.js';
+import type { MarketDataProvider } from './market-data-provider.js';
+import { nextDay, type DataFeed } from './market-terms.js';
 import type { BarSeries } from './bar-series.js';
 import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
@@ -16,9 +16,8 @@ export interface MarketDataDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly logger: Pick<FastifyBaseLogger, 'warn' | 'info'>;
-  readonly alpaca: AlpacaConfig | null;
-  /** Injected into the provider so tests do not wait out `Retry-After`. */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** `null`: only stored bars are served (`MARKET_DATA_PROVIDER=none`). */
+  readonly provider: MarketDataProvider | null;
   /** Called after fetched bars changed the store. */
   readonly onBarsStored?: BarsStoredListener;
 }
@@ -32,7 +31,8 @@ export interface BarsInPeriod {
 export interface MarketData {
   /**
    * The stored bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), fetched from the provider
-   * first when it is configured and the store lacks them. Throws 404 `unknown_symbol`, 403
+   * first when it is configured and the store lacks them: a symbol it does not hold, or the newest days of one it
+   * filled (a symbol from the demo or an import is served as stored). Throws 404 `unknown_symbol`, 403
    * `feed_not_entitled`, or a provider error (502/503/504). The series may be empty.
    */
   barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
@@ -43,12 +43,22 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
   const cache = new BarSeriesCache(deps.db);
   /** When this process last asked the provider for a symbol's newest bars (delayed feed): at most every 15 min. */
   const tailCheckedAt = new Map<string, number>();
+  /** The provider fetch under way for a symbol: concurrent requests for it wait for this one instead of asking again. */
+  const fetching = new Map<string, Promise<CachedSeries | undefined>>();
 
-  async function fetchAndStore(symbol: string, from: string, to: string, feed: DataFeed): Promise<CachedSeries | undefined> {
-    const bars = await fetchAlpacaDailyBars({ config: deps.alpaca!, clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}) }, symbol, from, to, feed);
+  function fetchAndStore(symbol: string, from: string, to: string, feed: DataFeed): Promise<CachedSeries | undefined> {
+    const running = fetching.get(symbol);
+    if (running !== undefined) return running;
+    const fetch = fetchAndStoreNow(symbol, from, to, feed).finally(() => fetching.delete(symbol));
+    fetching.set(symbol, fetch);
+    return fetch;
+  }
+
+  async function fetchAndStoreNow(symbol: string, from: string, to: string, feed: DataFeed): Promise<CachedSeries | undefined> {
+    const bars = await deps.provider!.dailyBars(symbol, from, to, feed);
     tailCheckedAt.set(symbol, deps.clock.now().getTime());
     if (bars.length > 0) {
-      const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars });
+      const { changed } = await storeBars(deps.db, deps.clock, { symbol, bars, source: deps.provider!.source });
       if (changed > 0) {
         deps.logger.info({ symbol, changed, from, to }, 'bars fetched from the market-data provider and stored');
         await notifyStored(deps, symbol);
@@ -58,11 +68,13 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
   }
 
   async function barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod> {
-    if (feed === 'sip' && deps.alpaca === null) {
+    if (feed === 'sip' && deps.provider?.realTime !== true) {
       throw new Forbidden('feed_not_entitled', 'Real-time data (data_feed "sip") needs a market-data subscription, and this server has none; use "delayed_sip".');
     }
     let cached = await cache.get(symbol);
-    if (deps.alpaca !== null) {
+    // A provider fills a symbol the store lacks and refreshes only the symbols it filled: the demo's and imported
+    // symbols are served as stored, so the demo SPX is never extended with whatever the provider calls SPX.
+    if (deps.provider !== null && (cached === undefined || cached.source === deps.provider.source)) {
       const last = cached?.series.dates.at(-1);
       if (last === undefined) {
         cached = await fetchAndStore(symbol, from < PROVIDER_HISTORY_START ? from : PROVIDER_HISTORY_START, to, feed);
@@ -91,10 +103,6 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
   }
 
   return { barsFor, cache };
-}
-
-function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */

@@ -101,3 +101,8 @@ export function dataFeedOf(value: string | undefined): DataFeed {
   }
   return feed as DataFeed;
 }
+
+/** The calendar day after `date` (`YYYY-MM-DD`). */
+export function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}

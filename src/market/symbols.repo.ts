@@ -1,19 +1,34 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../platform/db/database.js';
 import { compiledOnce } from '../platform/db/compiled-once.js';
+import type { BarsSource } from '../platform/db/schema.js';
 
 export interface SymbolRow {
   readonly symbol: string;
   readonly name: string;
 }
 
-/** Creates the symbol, or renames it when `name` is given for one that exists. */
-export async function upsertSymbol(db: DbOrTx, symbol: string, name: string, now: string, rename: boolean): Promise<void> {
-  await db
+/**
+ * Creates the symbol with `source`, or renames it when `name` is given for one that exists. Returns the source the
+ * store records for it (another one when someone else filled it) and, on PostgreSQL, holds the symbol's row locked to
+ * the end of the transaction, so no other writer changes its bars or source in between.
+ */
+export async function upsertSymbol(
+  db: DbOrTx,
+  input: { symbol: string; name: string; now: string; rename: boolean; source: BarsSource },
+): Promise<BarsSource> {
+  const row = await db
     .insertInto('symbols')
-    .values({ symbol, name, created_at: now })
-    .onConflict((oc) => (rename ? oc.column('symbol').doUpdateSet({ name }) : oc.column('symbol').doNothing()))
-    .execute();
+    .values({ symbol: input.symbol, name: input.name, created_at: input.now, bars_source: input.source })
+    .onConflict((oc) => oc.column('symbol').doUpdateSet((eb) => (input.rename ? { name: input.name } : { bars_source: eb.ref('symbols.bars_source') })))
+    .returning('bars_source')
+    .executeTakeFirstOrThrow();
+  return row.bars_source;
+}
+
+/** Records `source` as where the symbol's bars now come from. */
+export async function setBarsSource(db: DbOrTx, symbol: string, source: BarsSource): Promise<void> {
+  await db.updateTable('symbols').set({ bars_source: source }).where('symbol', '=', symbol).execute();
 }
 
 /** Marks the symbol's bars as changed, so every process reloads its cached series. */
@@ -25,14 +40,14 @@ export async function bumpBarsVersion(db: DbOrTx, symbol: string): Promise<void>
     .execute();
 }
 
-/** The symbol's bar version, or `undefined` for a symbol we do not know. One primary-key read. */
 const SYMBOL = '\u0000symbol';
 /** Read before every backtest's bars (the series cache's freshness check): compiled once. */
-const barsVersionOf = compiledOnce([SYMBOL], (db) => db.selectFrom('symbols').select('bars_version').where('symbol', '=', SYMBOL));
+const barsStateOf = compiledOnce([SYMBOL], (db) => db.selectFrom('symbols').select(['bars_version', 'bars_source']).where('symbol', '=', SYMBOL));
 
-export async function readBarsVersion(db: DbOrTx, symbol: string): Promise<number | undefined> {
-  const { rows } = await db.executeQuery(barsVersionOf(db, [symbol]));
-  return rows[0]?.bars_version;
+/** The symbol's bar version and source, or `undefined` for a symbol we do not know. One primary-key read. */
+export async function readBarsState(db: DbOrTx, symbol: string): Promise<{ bars_version: number; bars_source: BarsSource } | undefined> {
+  const { rows } = await db.executeQuery(barsStateOf(db, [symbol]));
+  return rows[0];
 }
 
 /**

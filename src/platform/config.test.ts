@@ -137,6 +137,35 @@ describe('Alpaca configuration', () => {
   });
 });
 
+describe('MARKET_DATA_PROVIDER', () => {
+  it('is Yahoo without Alpaca keys and Alpaca with them; either can be chosen, or none for an offline install', () => {
+    expect(loadConfig({}).marketDataProvider).toBe('yahoo');
+    expect(loadConfig({ ALPACA_KEY_ID: 'a', ALPACA_SECRET_KEY: 'b' }).marketDataProvider).toBe('alpaca');
+    expect(loadConfig({ ALPACA_KEY_ID: 'a', ALPACA_SECRET_KEY: 'b', MARKET_DATA_PROVIDER: 'yahoo' }).marketDataProvider).toBe('yahoo');
+    expect(loadConfig({ MARKET_DATA_PROVIDER: 'NONE' }).marketDataProvider).toBe('none');
+  });
+
+  it('drops Alpaca keys another choice leaves unused, so nothing offers its real-time feed', () => {
+    for (const provider of ['yahoo', 'none']) {
+      expect(loadConfig({ ALPACA_KEY_ID: 'a', ALPACA_SECRET_KEY: 'b', MARKET_DATA_PROVIDER: provider }).alpaca).toBeNull();
+    }
+  });
+
+  it("sends Yahoo's requests to Yahoo's own host with a 10 s timeout unless told otherwise", () => {
+    expect(loadConfig({}).yahoo).toEqual({ baseUrl: 'https://query2.finance.yahoo.com', timeoutMs: 10000 });
+    expect(loadConfig({ YAHOO_BASE_URL: 'http://127.0.0.1:9999/', YAHOO_TIMEOUT_MS: '2500' }).yahoo).toEqual({ baseUrl: 'http://127.0.0.1:9999', timeoutMs: 2500 });
+  });
+
+  it.each([
+    [{ MARKET_DATA_PROVIDER: 'google' }, 'MARKET_DATA_PROVIDER must be one of yahoo, alpaca, none'],
+    [{ MARKET_DATA_PROVIDER: 'alpaca' }, 'MARKET_DATA_PROVIDER=alpaca needs ALPACA_KEY_ID'],
+    [{ YAHOO_BASE_URL: 'ftp://x' }, 'YAHOO_BASE_URL'],
+    [{ YAHOO_TIMEOUT_MS: 'soon' }, 'YAHOO_TIMEOUT_MS'],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
 describe('LEGACY_BACKTEST_RATE_LIMIT', () => {
   it('defaults to 120 per minute and reads a whole number', () => {
     expect(loadConfig({}).legacyBacktestRateLimit).toBe(120);

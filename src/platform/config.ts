@@ -31,8 +31,14 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Which proxies' `X-Forwarded-For` to believe: none (false), or their addresses/CIDRs. */
   readonly trustProxy: false | readonly string[];
-  /** Alpaca Market Data v2: both keys set, or `null` (only stored bars are used). */
+  /** Where bars the store lacks come from: `yahoo` (no key; the default without Alpaca keys), `alpaca`, or `none` (offline). */
+  readonly marketDataProvider: MarketDataProviderName;
+  /**
+   * Alpaca Market Data v2 when it is the provider (`MARKET_DATA_PROVIDER=alpaca`, the default with both keys set), else
+   * `null`: what reads it (the real-time feed, GET /api/data-feeds) then treats the server as having no subscription.
+   */
   readonly alpaca: AlpacaConfig | null;
+  readonly yahoo: YahooConfig;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
   /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix. */
@@ -62,6 +68,15 @@ export interface AlpacaConfig {
   readonly timeoutMs: number;
 }
 
+export type MarketDataProviderName = 'yahoo' | 'alpaca' | 'none';
+
+export interface YahooConfig {
+  /** Where the chart requests go instead of Yahoo's own host (an operator's proxy; tests' local server). */
+  readonly baseUrl: string;
+  /** How long one provider request may take before it is a 504 `provider_timeout`. */
+  readonly timeoutMs: number;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -73,6 +88,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const AUTH_ROLLOUTS: readonly AuthRollout[] = ['off', 'beta', 'ga'];
+const MARKET_DATA_PROVIDERS: readonly MarketDataProviderName[] = ['yahoo', 'alpaca', 'none'];
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
 const FALSE_WORDS = ['0', 'false', 'off', 'no'];
 
@@ -121,6 +137,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const trustProxy = parseTrustProxy('TRUST_PROXY', read('TRUST_PROXY'), problems);
   const alpaca = parseAlpaca(read, problems);
+  const yahoo = parseYahoo(read, problems);
+  const marketDataProvider = parseMarketDataProvider(read('MARKET_DATA_PROVIDER'), alpaca, problems);
   const legacyBacktestRateLimit = parseInteger('LEGACY_BACKTEST_RATE_LIMIT', read('LEGACY_BACKTEST_RATE_LIMIT') ?? '120', 1, 1_000_000_000, problems);
   const sweepRateLimit = parseInteger('SWEEP_RATE_LIMIT', read('SWEEP_RATE_LIMIT') ?? '20', 1, 1_000_000_000, problems);
   const timeouts = parseTimeouts(read, problems);
@@ -153,7 +171,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     bodyLimitBytes,
     trustProxy,
-    alpaca,
+    marketDataProvider,
+    alpaca: marketDataProvider === 'alpaca' ? alpaca : null,
+    yahoo,
     legacyBacktestRateLimit,
     sweepRateLimit,
     timeouts,
@@ -186,6 +206,20 @@ function parseAlpaca(read: (name: string) => string | undefined, problems: strin
   }
   if (keyId === undefined || secretKey === undefined || dataUrl === null) return null;
   return Object.freeze({ keyId, secretKey, dataUrl: dataUrl.replace(/\/+$/, ''), timeoutMs });
+}
+
+function parseYahoo(read: (name: string) => string | undefined, problems: string[]): YahooConfig {
+  const baseUrl = parseUrl('YAHOO_BASE_URL', read('YAHOO_BASE_URL') ?? 'https://query2.finance.yahoo.com', ['https:', 'http:'], problems);
+  const timeoutMs = parseInteger('YAHOO_TIMEOUT_MS', read('YAHOO_TIMEOUT_MS') ?? '10000', 100, 120000, problems);
+  return Object.freeze({ baseUrl: (baseUrl ?? '').replace(/\/+$/, ''), timeoutMs });
+}
+
+/** Unset: Alpaca when its keys are set, else Yahoo (which needs none). `alpaca` without the keys is refused. */
+function parseMarketDataProvider(raw: string | undefined, alpaca: AlpacaConfig | null, problems: string[]): MarketDataProviderName {
+  if (raw === undefined) return alpaca === null ? 'yahoo' : 'alpaca';
+  const provider = parseChoice('MARKET_DATA_PROVIDER', raw, MARKET_DATA_PROVIDERS, problems);
+  if (provider === 'alpaca' && alpaca === null) problems.push('MARKET_DATA_PROVIDER=alpaca needs ALPACA_KEY_ID and ALPACA_SECRET_KEY');
+  return provider;
 }
 
 export function isLoopback(host: string): boolean {

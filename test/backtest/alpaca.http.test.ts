@@ -26,7 +26,7 @@ describeEachDialect('backtests on Alpaca data fetched on demand', (db) => {
     fake = await startFakeAlpaca();
     app = await buildTestApp(db().handle, {
       clock,
-      env: { ALPACA_KEY_ID: 'AKTEST', ALPACA_SECRET_KEY: 'shh', ALPACA_DATA_URL: fake.url, ALPACA_TIMEOUT_MS: '500' },
+      env: { MARKET_DATA_PROVIDER: 'alpaca', ALPACA_KEY_ID: 'AKTEST', ALPACA_SECRET_KEY: 'shh', ALPACA_DATA_URL: fake.url, ALPACA_TIMEOUT_MS: '500' },
     });
   });
   afterAll(async () => {

@@ -4,12 +4,13 @@ import { loadConfig, type Config } from '../../src/platform/config.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { OFFLINE } from './offline.js';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
 /** The configuration tests run with: defaults plus any overrides, as the environment would give them. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ DATA_DIR: '/tmp/tradelab-test-data', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({ DATA_DIR: '/tmp/tradelab-test-data', LOG_LEVEL: 'silent', ...OFFLINE, ...env });
 }
 
 /** Builds the app on a test database. */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { OFFLINE } from './offline.js';
 
 /** `tradelab` commands as child processes: a fresh data directory, a start, waiting for an answer or an exit. */
 
@@ -35,7 +36,7 @@ export function startTradelab(
   env: Record<string, string> = {},
 ): ChildProcess & { stderr(): string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);

@@ -2,11 +2,12 @@ import { beforeEach, expect, it } from 'vitest';
 import { BarSeriesCache } from '../../src/market/bar-series-cache.js';
 import { sliceSeries, type Bar } from '../../src/market/bar-series.js';
 import { loadDemoDataIfEmpty, storeBars } from '../../src/market/bar-store.service.js';
-import { readBarsVersion } from '../../src/market/symbols.repo.js';
+import { readBarsState } from '../../src/market/symbols.repo.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 
 const clock = new ManualClock();
+const readBarsVersion = async (db: Parameters<typeof readBarsState>[0], symbol: string) => (await readBarsState(db, symbol))?.bars_version;
 const quiet = { info: () => {} };
 
 function days(count: number, start = Date.UTC(2010, 0, 1), price = 10): Bar[] {
@@ -98,8 +99,8 @@ describeEachDialect('bar store', (db) => {
     const kysely = db().handle.db;
     expect(await loadDemoDataIfEmpty(kysely, clock, quiet)).toBe(true);
     expect(await loadDemoDataIfEmpty(kysely, clock, quiet)).toBe(false);
-    const symbol = await kysely.selectFrom('symbols').select(['symbol', 'name']).execute();
-    expect(symbol).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index' }]);
+    const symbol = await kysely.selectFrom('symbols').select(['symbol', 'name', 'bars_source']).execute();
+    expect(symbol).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index', bars_source: 'demo' }]);
     const { count } = await kysely.selectFrom('bars').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     expect(Number(count)).toBe(5105);
   });
@@ -107,5 +108,36 @@ describeEachDialect('bar store', (db) => {
   it('leaves a store that already holds bars alone', async () => {
     await storeBars(db().handle.db, clock, { symbol: 'ABC', bars: days(1) });
     expect(await loadDemoDataIfEmpty(db().handle.db, clock, quiet)).toBe(false);
+  });
+
+  const sourceOf = async (symbol: string) =>
+    (await db().handle.db.selectFrom('symbols').select('bars_source').where('symbol', '=', symbol).executeTakeFirstOrThrow()).bars_source;
+  const storedDates = async (symbol: string) =>
+    (await db().handle.db.selectFrom('bars').select('date').where('symbol', '=', symbol).orderBy('date').execute()).map((bar) => bar.date);
+
+  it('records where a symbol\'s bars came from; a provider never writes into a symbol it did not fill', async () => {
+    const kysely = db().handle.db;
+    await storeBars(kysely, clock, { symbol: 'ABC', bars: days(10), source: 'import' });
+    const version = await readBarsVersion(kysely, 'ABC');
+    expect(await storeBars(kysely, clock, { symbol: 'ABC', bars: days(12, Date.UTC(2010, 0, 5), 50), source: 'yahoo' })).toEqual({ changed: 0 });
+    expect(await sourceOf('ABC')).toBe('import');
+    expect(await storedDates('ABC')).toEqual(days(10).map((bar) => bar.date));
+    expect(await readBarsVersion(kysely, 'ABC')).toBe(version);
+
+    await storeBars(kysely, clock, { symbol: 'YHO', bars: days(3), source: 'yahoo' });
+    expect(await storeBars(kysely, clock, { symbol: 'YHO', bars: days(1, Date.UTC(2010, 0, 4)), source: 'alpaca' })).toEqual({ changed: 0 });
+    expect(await storeBars(kysely, clock, { symbol: 'YHO', bars: days(1, Date.UTC(2010, 0, 4)), source: 'yahoo' })).toEqual({ changed: 1 });
+    expect(await sourceOf('YHO')).toBe('yahoo');
+  });
+
+  it('an import over a symbol a provider filled replaces its bars and its source, never merges them', async () => {
+    const kysely = db().handle.db;
+    await storeBars(kysely, clock, { symbol: 'ABC', bars: days(10), source: 'yahoo' });
+    const version = await readBarsVersion(kysely, 'ABC');
+    const imported = days(3, Date.UTC(2012, 0, 1), 70);
+    expect(await storeBars(kysely, clock, { symbol: 'ABC', bars: imported, source: 'import' })).toEqual({ changed: 3, replaced: 'yahoo' });
+    expect(await sourceOf('ABC')).toBe('import');
+    expect(await storedDates('ABC')).toEqual(imported.map((bar) => bar.date));
+    expect(await readBarsVersion(kysely, 'ABC')).toBe(version! + 1);
   });
 });

@@ -6,10 +6,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { storeBars } from '../../src/market/bar-store.service.js';
 import { importBarsFile } from '../../src/market/import-bars.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
+import { OFFLINE } from '../helpers/offline.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradelab-import-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -53,6 +55,16 @@ describeEachDialect('import-bars', (db) => {
     expect((await db().handle.db.selectFrom('symbols').selectAll().executeTakeFirstOrThrow()).name).toBe('Acme Corp');
   });
 
+  it('replaces the bars of a symbol Yahoo filled instead of merging with them, and the symbol is an import from then on', async () => {
+    const yahooDays = Array.from({ length: 5 }, (_, i) => ({ date: `2019-01-0${i + 1}`, open: 50, high: 51, low: 49, close: 50, volume: 7 }));
+    await storeBars(db().handle.db, clock, { symbol: 'ACME', bars: yahooDays, source: 'yahoo' });
+    const summary = await importBarsFile(db().handle.db, clock, { file: csvFile('acme.csv', GOOD.slice(0, 3)), symbol: 'ACME', progressStream: lines().stream });
+    expect(summary).toMatchObject({ changed: 3, replaced: 'yahoo' });
+    const stored = await db().handle.db.selectFrom('bars').select('date').where('symbol', '=', 'ACME').orderBy('date').execute();
+    expect(stored.map((bar) => bar.date)).toEqual(['2015-01-01', '2015-01-02', '2015-01-03']);
+    expect(await db().handle.db.selectFrom('symbols').select('bars_source').where('symbol', '=', 'ACME').executeTakeFirstOrThrow()).toEqual({ bars_source: 'import' });
+  });
+
   it('stores nothing of a file with one bad row, even after the first batch', async () => {
     const rows = [...GOOD];
     rows[1100] = '2018-01-05,10,12,9,eleven,5.5,1000';
@@ -73,7 +85,7 @@ describeEachDialect('import-bars', (db) => {
 describe('tradelab import-bars (the command)', () => {
   const run = promisify(execFile);
   const tradelab = (dataDir: string, args: string[]) =>
-    run(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'import-bars', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
+    run(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'import-bars', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...OFFLINE } });
 
   it('imports a file and says what it stored; a broken file exits non-zero naming file and line, storing nothing', async () => {
     const dataDir = fs.mkdtempSync(path.join(dir, 'data-'));
@@ -106,7 +118,7 @@ describe('tradelab serve on an empty store', () => {
       });
     });
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--no-worker'], {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port) },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port), ...OFFLINE },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

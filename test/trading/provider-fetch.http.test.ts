@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { createMarketData } from '../../src/market/market-data.service.js';
+import { marketDataProviderFor } from '../../src/market/market-data-provider.js';
 import { fillRestingOrders } from '../../src/trading/resting-orders.service.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { alpacaBar, startFakeAlpaca } from '../market/fake-alpaca.js';
@@ -26,7 +27,7 @@ describeEachDialect('trade window: a provider fetch fills resting limits', (data
 
   it('bars fetched from the provider and stored tell the listener, which fills a resting buy reached by the new low', async () => {
     const user = await libraryUser(app, db());
-    await seedBars(db(), clock, 'FFF', [bar('2026-03-05', 100)]);
+    await seedBars(db(), clock, 'FFF', [bar('2026-03-05', 100)], 'alpaca');
     const resting = (await placeOrder(user.client, { symbol: 'FFF', side: 'buy', qty: 5, order_type: 'limit', limit_price: 96 })).json();
     expect(resting.status).toBe('accepted');
     // alpacaBar: open close − 1, low close − 2. Close 97: open 96, low 95 → fills at min(96, 96) = 96.
@@ -36,7 +37,10 @@ describeEachDialect('trade window: a provider fetch fills resting limits', (data
       db: db(),
       clock,
       logger: app.log,
-      alpaca: { keyId: 'AKTEST', secretKey: 'shh', dataUrl: fake.url, timeoutMs: 2000 },
+      provider: marketDataProviderFor(
+        testConfig({ MARKET_DATA_PROVIDER: 'alpaca', ALPACA_KEY_ID: 'AKTEST', ALPACA_SECRET_KEY: 'shh', ALPACA_DATA_URL: fake.url, ALPACA_TIMEOUT_MS: '2000' }),
+        { clock, logger: app.log },
+      ),
       onBarsStored: async (symbol) => void (await fillRestingOrders({ db: db(), dialect, clock }, symbol)),
     });
     await marketData.barsFor('FFF', '2026-03-01', '2026-03-09', 'delayed_sip');

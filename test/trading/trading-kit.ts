@@ -8,6 +8,7 @@ import { storeBars } from '../../src/market/bar-store.service.js';
 import { importBarsFile } from '../../src/market/import-bars.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { Db, DialectName } from '../../src/platform/db/database.js';
+import type { BarsSource } from '../../src/platform/db/schema.js';
 import { fillRestingOrders } from '../../src/trading/resting-orders.service.js';
 import type { HttpClient } from '../helpers/http-client.js';
 
@@ -38,8 +39,9 @@ export function bar(date: string, close: number, more: Partial<Bar> = {}): Bar {
   return { date, open: close, high: close, low: close, close, volume: 1000, ...more };
 }
 
-export async function seedBars(db: Db, clock: Clock, symbol: string, bars: readonly Bar[]): Promise<void> {
-  await storeBars(db, clock, { symbol, bars });
+/** Stores `bars` as from `source` (an import unless told): a provider refreshes only the symbols it filled. */
+export async function seedBars(db: Db, clock: Clock, symbol: string, bars: readonly Bar[], source: BarsSource = 'import'): Promise<void> {
+  await storeBars(db, clock, { symbol, bars, source });
 }
 
 /** `tradelab import-bars` as the CLI runs it: a Yahoo-style CSV through the bar store, resting orders filled after. */

@@ -151,7 +151,11 @@ export interface SymbolsTable {
   created_at: Timestamp;
   /** Raised with every change to the symbol's bars: the cache key of in-memory series. */
   bars_version: Generated<number>;
+  /** Where the symbol's bars came from; a provider refreshes only the symbols it filled. `import` when not given. */
+  bars_source: ColumnType<BarsSource, BarsSource | undefined, BarsSource>;
 }
+
+export type BarsSource = 'demo' | 'import' | 'alpaca' | 'yahoo';
 
 export interface BarsTable {
   symbol: string;

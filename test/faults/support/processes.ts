@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../../../src/platform/db/database.js';
+import { OFFLINE } from '../../helpers/offline.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -19,7 +20,7 @@ export interface CliProcess {
 export function startCli(args: readonly string[], env: Record<string, string>): CliProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATA_DIR: '/tmp/tradelab-fault-data', ...env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATA_DIR: '/tmp/tradelab-fault-data', ...OFFLINE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,6 +1,8 @@
+import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
 import { createTestDatabase, describeEachDialect, DIALECTS } from '../../helpers/dialects.js';
 import { listLiveColumns, migrateToLatest } from '../../../src/platform/db/database.js';
+import { migrations } from '../../../src/platform/db/migrations/index.js';
 import { newId } from '../../../src/platform/ids.js';
 
 /** Invariant 5 of the contract: no column may be able to hold one of these. */
@@ -32,10 +34,30 @@ describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('0010 records the source of the bars already stored: the demo SPX as "demo", every other symbol as "import"', async () => {
+    const fresh = await createTestDatabase(dialect, { migrate: false });
+    try {
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0010'));
+      const migrator = new Migrator({ db: fresh.handle.db, provider: { getMigrations: async () => before }, ...(fresh.handle.schema ? { migrationTableSchema: fresh.handle.schema } : {}) });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const created_at = '2026-03-04T05:06:07.890Z';
+      await fresh.handle.db
+        .insertInto('symbols')
+        .values([{ symbol: 'SPX', name: 'S&P 500 Index', created_at }, { symbol: 'AAPL', name: 'AAPL', created_at }])
+        .execute();
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0010_bar_sources']);
+      const sources = await fresh.handle.db.selectFrom('symbols').select(['symbol', 'bars_source']).orderBy('symbol').execute();
+      expect(sources).toEqual([{ symbol: 'AAPL', bars_source: 'import' }, { symbol: 'SPX', bars_source: 'demo' }]);
+      await expect(fresh.handle.db.updateTable('symbols').set({ bars_source: 'elsewhere' as never }).execute()).rejects.toThrow();
     } finally {
       await fresh.drop();
     }

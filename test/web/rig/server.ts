@@ -8,6 +8,7 @@ import { loadDemoDataIfEmpty } from '../../../src/market/bar-store.service.js';
 import { loadConfig, type AuthRollout } from '../../../src/platform/config.js';
 import type { DialectName } from '../../../src/platform/db/database.js';
 import { createTestDatabase } from '../../helpers/dialects.js';
+import { OFFLINE } from '../../helpers/offline.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../platform/mail/smtp-test-server.js';
 import { DEFAULT_WEB_ROOT } from '../../../src/platform/http/web-app.js';
 
@@ -46,6 +47,7 @@ export async function startWebServer(options: { dialect?: DialectName; env?: Rec
     PUBLIC_ORIGIN: origin,
     SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
+    ...OFFLINE,
     ...(options.authV1 ? { AUTH_V1: options.authV1 } : {}),
     ...options.env,
   });

@@ -8,6 +8,7 @@ import * as adminBreach from './0006_admin_breach.js';
 import * as dataRights from './0007_data_rights.js';
 import * as incidentStepsExportTombstones from './0008_incident_steps_export_tombstones.js';
 import * as optionStructures from './0009_option_structures.js';
+import * as barSources from './0010_bar_sources.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_data_rights': dataRights,
   '0008_incident_steps_export_tombstones': incidentStepsExportTombstones,
   '0009_option_structures': optionStructures,
+  '0010_bar_sources': barSources,
 };

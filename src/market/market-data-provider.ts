@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../platform/config.js';
+import type { Clock } from '../platform/clock.js';
+import { fetchAlpacaDailyBars } from './alpaca.provider.js';
+import type { Bar } from './bar-series.js';
+import type { DataFeed } from './market-terms.js';
+import { createYahooDailyBars } from './yahoo.provider.js';
+
+/** Where bars the store lacks come from (`MARKET_DATA_PROVIDER`). */
+export interface MarketDataProvider {
+  /** Recorded as the source of the symbols it fills; it refreshes only those. */
+  readonly source: 'alpaca' | 'yahoo';
+  /** Whether it serves real-time data (`data_feed: "sip"`); without it `sip` is 403 `feed_not_entitled`. */
+  readonly realTime: boolean;
+  /** Daily bars dated `from` to `to` (`YYYY-MM-DD`, inclusive), adjusted for splits and dividends. */
+  dailyBars(symbol: string, from: string, to: string, feed: DataFeed): Promise<Bar[]>;
+}
+
+export interface ProviderDeps {
+  readonly clock: Clock;
+  readonly logger: Pick<FastifyBaseLogger, 'debug'>;
+  /** Injected into Alpaca's retries so tests do not wait out `Retry-After`. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The configured provider, or `null` for `MARKET_DATA_PROVIDER=none` (only stored bars are served). */
+export function marketDataProviderFor(config: Pick<Config, 'marketDataProvider' | 'alpaca' | 'yahoo'>, deps: ProviderDeps): MarketDataProvider | null {
+  if (config.marketDataProvider === 'yahoo') {
+    const dailyBars = createYahooDailyBars({ config: config.yahoo, clock: deps.clock, logger: deps.logger });
+    return { source: 'yahoo', realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to) };
+  }
+  const alpaca = config.alpaca;
+  if (config.marketDataProvider !== 'alpaca' || alpaca === null) return null;
+  const alpacaDeps = { config: alpaca, clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}) };
+  return { source: 'alpaca', realTime: true, dailyBars: (symbol, from, to, feed) => fetchAlpacaDailyBars(alpacaDeps, symbol, from, to, feed) };
+}
