@@ -4,7 +4,9 @@ import { buildTestApp, TEST_ORIGIN } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { libraryUser, type LibraryUser } from '../strategies/library-kit.js';
-import { bar, OPTIONS_ORDERS, orderRows, placeOptionsOrder, portfolioOf, seedBars, stateOf } from './trading-kit.js';
+import { blackScholesPrice, realizedVolatility, yearsToExpiry } from '../../src/engine/options/black-scholes.js';
+import { calendarDaysBetween } from '../../src/engine/dates.js';
+import { bar, OPTIONS_ORDERS, orderRows, placeOptionsOrder, portfolioOf, seedBars, stateOf, volatileBars } from './trading-kit.js';
 
 const leg = (symbol: string, side: 'buy' | 'sell', ratio = 1) => ({ symbol, side, ratio });
 const PREVIEW = `${OPTIONS_ORDERS}/preview`;
@@ -17,7 +19,8 @@ describeEachDialect('trade window: options orders at prices their structures cou
 
   beforeAll(async () => {
     app = await buildTestApp(database().handle, { clock });
-    await seedBars(db(), clock, 'SPX', [bar('2026-03-06', 4500)]);
+    await seedBars(db(), clock, 'SPX', volatileBars('2026-03-06', 4500));
+    await seedBars(db(), clock, 'NDX', [bar('2026-03-06', 18000)]);
   });
   afterAll(async () => app.close());
 
@@ -36,6 +39,84 @@ describeEachDialect('trade window: options orders at prices their structures cou
     expect({ ...after, orders: [] }).toEqual({ ...before, orders: [] });
     expect(after.orders.slice(before.orders.length).every((order) => order.status === 'rejected')).toBe(true);
   }
+
+  /** What buying one contract of `symbol` costs a share at the model: its price plus half of max(5 %, $0.05), up to the cent. */
+  function modeledAsk(symbol: string): number {
+    const strike = Number(symbol.slice(-8)) / 1000;
+    const expiry = `20${symbol.slice(3, 5)}-${symbol.slice(5, 7)}-${symbol.slice(7, 9)}`;
+    const volatility = realizedVolatility(volatileBars('2026-03-06', 4500).map((b) => b.close))!;
+    const years = yearsToExpiry(calendarDaysBetween('2026-03-10', expiry));
+    const model = blackScholesPrice({ right: symbol[9] === 'P' ? 'put' : 'call', spot: 4500, strike, years, volatility });
+    return Math.ceil((model + Math.max(0.05 * model, 0.05) / 2) * 100 - 1e-6) / 100;
+  }
+
+  it('the issue’s round trips: a put bought at 0.01 and sold at 4,444, a 1-wide call spread at 0.01 and −0.99, are refused; one at marketable limits pays the spread', async () => {
+    const user = await trader();
+    const put = 'SPX301218P04444000';
+    const attempts = [
+      { legs: [leg(put, 'buy')], qty: 22_000, net_price: 0.01 },
+      { legs: [leg(put, 'sell')], qty: 22_000, net_price: -4444 },
+      { legs: [leg('SPX301218C04700000', 'buy'), leg('SPX301218C04701000', 'sell')], qty: 1, net_price: 0.01 },
+      { legs: [leg('SPX301218C04700000', 'sell'), leg('SPX301218C04701000', 'buy')], qty: 1, net_price: -0.99 },
+    ];
+    await changesNothing(user, async () => {
+      for (const body of attempts) {
+        clock.advance(1000);
+        const response = await placeOptionsOrder(user.client, { underlying: 'SPX', ...body });
+        expect(response.statusCode, response.body).toBe(422);
+        expect(response.json().error).toBe('limit_not_marketable');
+      }
+    });
+    // Bought at any limit up to its bound, sold at any credit: it fills at the model's ask, then at its bid.
+    for (const [legs, limit] of [
+      [[leg(put, 'buy')], 4444],
+      [[leg(put, 'sell')], -0.01],
+      [[leg('SPX301218C04000000', 'buy'), leg('SPX301218C05000000', 'sell')], 999],
+      [[leg('SPX301218C04000000', 'sell'), leg('SPX301218C05000000', 'buy')], -0.01],
+    ] as const) {
+      clock.advance(1000);
+      const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs, qty: 1, net_price: limit });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().fill_price).toBeLessThan(limit);
+    }
+    const portfolio = await portfolioOf(user.client);
+    expect(portfolio).toMatchObject({ options_positions: [], options_structures: [] });
+    expect(portfolio.cash).toBeLessThan(100000);
+  });
+
+  it('fills at the modeled ask, exact to the cent, and records the structure at that price', async () => {
+    const user = await trader();
+    const put = 'SPX301218P04444000';
+    const ask = modeledAsk(put);
+    const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: 700 });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ status: 'filled', limit_price: 700, fill_price: ask });
+    const portfolio = await portfolioOf(user.client);
+    expect(portfolio.cash).toBe((10_000_000 - Math.round(ask * 100 * 100)) / 100);
+    expect(portfolio.options_structures).toMatchObject([{ net_price: ask }]);
+  });
+
+  it('a limit that is not marketable is refused with the modeled bid and ask, stored rejected, cash unchanged', async () => {
+    const user = await trader();
+    const put = 'SPX301218P04444000';
+    const ask = modeledAsk(put);
+    await changesNothing(user, async () => {
+      const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: ask - 0.01 });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toEqual({ error: 'limit_not_marketable', message: expect.stringContaining(`ask ${'$' + ask.toLocaleString('en-US', { minimumFractionDigits: 2 })}`) });
+    });
+    expect((await orderRows(db(), user.userId)).map((order) => [order.status, order.reject_reason])).toEqual([['rejected', 'limit_not_marketable']]);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100000, options_positions: [] });
+  });
+
+  it('an underlying with fewer than 21 closes has no modeled price: 422 no_price', async () => {
+    const user = await trader();
+    await changesNothing(user, async () => {
+      const response = await placeOptionsOrder(user.client, { underlying: 'NDX', legs: [leg('NDX301218P15000000', 'buy')], qty: 1, net_price: 5000 });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toMatchObject({ error: 'no_price', message: expect.stringContaining('21') });
+    });
+  });
 
   it('the same contract on two legs is a 400: nothing stored, no cash', async () => {
     const user = await trader();
