@@ -161,16 +161,16 @@ describeEachDialect('trade window: options orders at prices their structures cou
     // Stored as rejected, so the history shows why.
     expect((await orderRows(db(), user.userId)).map((order) => order.reject_reason)).toEqual(refusals.map(() => 'price_out_of_bounds'));
 
-    // A put held (bought at 10) cannot be sold above its strike: the $5,000,000 of the issue stays unmade.
+    // A put held (bought at its modeled ask) cannot be sold above its strike: the $5,000,000 of the issue stays unmade.
     clock.advance(1000);
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: 10 })).statusCode).toBe(201);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: 4000 })).statusCode).toBe(201);
     await changesNothing(user, async () => {
       clock.advance(1000);
       const sale = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'sell')], qty: 1, net_price: -50000 });
       expect(sale.statusCode).toBe(422);
       expect(sale.json()).toEqual({ error: 'price_out_of_bounds', message: 'A single put’s premium is at most its strike, $4,000.00 a share: $50,000.00 is not.' });
     });
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99000 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: (10_000_000 - Math.round(modeledAsk(put) * 100 * 100)) / 100 });
   });
 
   it('a call without a stored close of its underlying: 422 no_price (nothing bounds it)', async () => {
@@ -182,21 +182,25 @@ describeEachDialect('trade window: options orders at prices their structures cou
     });
   });
 
-  it('legitimate closes still work: a put sold back within its strike, a credit spread bought back below its width', async () => {
+  it('legitimate closes still work at the model’s prices: a put sold back, a credit spread bought back; each round trip pays the spread', async () => {
     const user = await trader();
     const put = 'SPX301218P04000000';
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 2, net_price: 10 })).statusCode).toBe(201);
-    clock.advance(1000);
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'sell')], qty: 2, net_price: -12.5 })).statusCode).toBe(201);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100500, realized_pnl: 500, options_positions: [], options_structures: [] });
-
+    const fills: number[] = [];
+    const place = async (legs: ReturnType<typeof leg>[], qty: number, limit: number) => {
+      clock.advance(1000);
+      const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs, qty, net_price: limit });
+      expect(response.statusCode, response.body).toBe(201);
+      fills.push(response.json().fill_price * qty * 100);
+    };
+    await place([leg(put, 'buy')], 2, 4000);
+    await place([leg(put, 'sell')], 2, -0.01);
     const spread = [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')];
-    clock.advance(1000);
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: spread, qty: 1, net_price: -99.99 })).statusCode).toBe(201);
-    clock.advance(1000);
-    const back = spread.map((l) => ({ ...l, side: l.side === 'buy' ? 'sell' : 'buy' }));
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: back, qty: 1, net_price: 0.01 })).statusCode).toBe(201);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 110498, realized_pnl: 10498, options_positions: [], options_structures: [] });
+    await place(spread, 1, -0.01);
+    await place(spread.map((l) => ({ ...l, side: l.side === 'buy' ? 'sell' : 'buy' })), 1, 99.99);
+    const portfolio = await portfolioOf(user.client);
+    const paid = Math.round(fills.reduce((sum, amount) => sum + amount, 0) * 100) / 100;
+    expect(paid).toBeGreaterThan(0);
+    expect(portfolio).toMatchObject({ cash: 100000 - paid, realized_pnl: -paid, options_positions: [], options_structures: [] });
   });
 
   it('the portfolio shows an options position as one structure: legs, strikes, expiry, the price paid, its risk', async () => {
@@ -205,6 +209,9 @@ describeEachDialect('trade window: options orders at prices their structures cou
     const condor = [leg('SPX301218P03900000', 'buy'), leg('SPX301218P04000000', 'sell'), leg('SPX301218C05000000', 'sell'), leg('SPX301218C05150000', 'buy')];
     const opened = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: condor, qty: 2, net_price: -30 });
     expect(opened.statusCode, opened.body).toBe(201);
+    // Filled at the modeled credit (at least the 30 asked), which the structure records as its price.
+    const credit = -opened.json().fill_price;
+    expect(credit).toBeGreaterThanOrEqual(30);
     const portfolio = await portfolioOf(user.client);
     expect(portfolio.options_structures).toEqual([
       {
@@ -217,12 +224,12 @@ describeEachDialect('trade window: options orders at prices their structures cou
           { symbol: 'SPX301218C05150000', side: 'buy', ratio: 1, right: 'call', strike: 5150, expiry: '2030-12-18' },
         ],
         qty: 2,
-        net_price: -30,
+        net_price: -credit,
         opened_at: openedAt,
-        // Credit 2 × 100 × 30 = 6,000; the wider wing 150 × 100 × 2 = 30,000 less the credit.
-        max_loss: 24000,
-        max_gain: 6000,
-        breakevens: [3970, 5030],
+        // The credit 2 × 100 × credit; the wider wing 150 × 100 × 2 = 30,000 less the credit.
+        max_loss: 30000 - Math.round(credit * 200),
+        max_gain: Math.round(credit * 200),
+        breakevens: [4000 - credit, 5000 + credit],
       },
     ]);
     // The legs per contract as before (the contract's fields), the structure's price no longer split between them in the view.
@@ -235,20 +242,28 @@ describeEachDialect('trade window: options orders at prices their structures cou
     // Half closed by the mirror order: one unit left, at the price first paid.
     clock.advance(1000);
     const half = condor.map((l) => ({ ...l, side: l.side === 'buy' ? 'sell' : 'buy' }));
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: half, qty: 1, net_price: 10 })).statusCode).toBe(201);
-    expect((await portfolioOf(user.client)).options_structures).toMatchObject([{ qty: 1, net_price: -30, max_loss: 12000, max_gain: 3000 }]);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPX', legs: half, qty: 1, net_price: 149.99 })).statusCode).toBe(201);
+    expect((await portfolioOf(user.client)).options_structures).toMatchObject([{ qty: 1, net_price: -credit, max_loss: 15000 - Math.round(credit * 100), max_gain: Math.round(credit * 100) }]);
     // Reset clears them.
     await user.client.post('/api/trade-window/portfolio/reset');
     expect((await portfolioOf(user.client)).options_structures).toEqual([]);
   });
 
-  it('previews an order before it is placed: maximum loss, maximum gain, breakevens; the same refusals; nothing stored', async () => {
+  it('previews an order before it is placed: the modeled bid, ask and volatility, the risk at the price it fills at; the same refusals; nothing stored', async () => {
     const user = await trader();
     const spread = [leg('SPX301218P02600000', 'sell'), leg('SPX301218P02500000', 'buy')];
     await changesNothing(user, async () => {
       const preview = await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 3, net_price: -1.35 });
       expect(preview.statusCode, preview.body).toBe(200);
-      expect(preview.json()).toEqual({ max_loss: 29595, max_gain: 405, breakevens: [2598.65] });
+      // The modeled credit, 6.32 a share, is more than the 1.35 asked: it fills at 6.32, and the risk is at that price.
+      const modeled = { bid: -9.08, ask: -6.32, mid: -7.7, volatility: expect.closeTo(0.16206, 5) };
+      expect(preview.json()).toEqual({ max_loss: 28104, max_gain: 1896, breakevens: [2593.68], modeled: { ...modeled, marketable: true } });
+      // A credit of 7 is more than the model gives: not marketable, the risk at the limit.
+      const tooMuch = await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 1, net_price: -7 });
+      expect(tooMuch.json()).toEqual({ max_loss: 9300, max_gain: 700, breakevens: [2593], modeled: { ...modeled, marketable: false } });
+      const unmodeled = await user.client.post(PREVIEW, { underlying: 'NDX', legs: [leg('NDX301218P15000000', 'buy')], qty: 1, net_price: 5000 });
+      expect(unmodeled.statusCode).toBe(422);
+      expect(unmodeled.json().error).toBe('no_price');
       const impossible = await user.client.post(PREVIEW, { underlying: 'SPX', legs: spread, qty: 1, net_price: -150 });
       expect(impossible.statusCode).toBe(422);
       expect(impossible.json()).toEqual({ error: 'price_out_of_bounds', message: 'A vertical spread’s credit must be below its width, $100.00 a share: $150.00 is not.' });

@@ -15,7 +15,7 @@ import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
 import { placedSentence } from './order-words';
 import { RiskAtExpiry } from './risk-at-expiry';
-import type { OptionsRisk, Order } from './types';
+import type { OptionsPreview, Order } from './types';
 import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'net_price'];
@@ -81,7 +81,7 @@ export function OrderTicket(props: {
   useFocusFirstInvalid(form, place.errors);
   const request = complianceRequestOf(inputs);
   const preview = useCompliancePreview(request);
-  const risk = useServerPreview<OptionsRisk>('/api/trade-window/options-orders/preview', options && Object.keys(checkTicket(inputs)).length === 0 ? optionsOrderBody(inputs) : undefined);
+  const risk = useServerPreview<OptionsPreview>('/api/trade-window/options-orders/preview', options && Object.keys(checkTicket(inputs)).length === 0 ? optionsOrderBody(inputs) : undefined);
 
   const update = (next: Partial<TicketInputs>) => {
     props.onInputs((current) => ({ ...current, ...next }));
@@ -242,7 +242,7 @@ export function OrderTicket(props: {
               name="net_price"
               inputMode="decimal"
               autoComplete="off"
-              hint="Of the whole structure, per share as quoted (a contract is 100 shares). No option quotes are stored: the order fills at once at this price."
+              hint="Of the whole structure, per share as quoted (a contract is 100 shares). It is a limit: no option quotes are stored, so the order fills at once at the modeled price when that is no worse, else it is refused."
               value={inputs.net_price}
               error={errors.net_price}
               onInput={(event) => update({ net_price: event.currentTarget.value })}

@@ -1,5 +1,5 @@
 import { formatCount, formatMoney } from '../ui/format';
-import type { OptionStructure, OptionsRisk, Order, OrderStatus, Portfolio } from './types';
+import type { OptionStructure, OptionsPreview, Order, OrderStatus, Portfolio } from './types';
 
 /** Orders and the portfolio in words: pure, shared by the Trade page's parts and unit-tested. */
 
@@ -82,6 +82,6 @@ export function riskAmount(value: number | null): string {
 }
 
 /** The breakevens at expiry ("$498.65", "$497.00 and $523.00"), or a dash when there is none to give. */
-export function breakevensText(risk: Pick<OptionsRisk, 'breakevens'>): string {
+export function breakevensText(risk: Pick<OptionsPreview, 'breakevens'>): string {
   return risk.breakevens.length === 0 ? '—' : risk.breakevens.map((price) => formatMoney(price)).join(' and ');
 }
