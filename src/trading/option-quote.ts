@@ -75,7 +75,7 @@ export function volatilityWords(volatility: number): string {
 
 /** 422 `no_price`: too few closes for the realized volatility. */
 export function noModelMessage(underlying: string, stored: number): string {
-  return `Options are filled at a modeled price, which needs ${CLOSES_FOR_MODEL} daily closes of ${underlying} for its 20-day realized volatility; ${stored} are stored: import its bars first.`;
+  return `Options are filled at a modeled price, which needs ${CLOSES_FOR_MODEL} daily closes of ${underlying} for its 20-day realized volatility; ${stored === 1 ? 'only 1 is' : `${stored} are`} stored: import its bars first.`;
 }
 
 /** 422 `limit_not_marketable`: the modeled bid and ask, and the limit. */

@@ -142,10 +142,6 @@ class Placing {
     const closes = await recentCloses(this.trx, draft.symbol, CLOSES_FOR_MODEL);
     const price = priceCheck(draft.legs, draft.limitPrice!, closes.at(-1) ?? null);
     if (!price.ok) return this.reject(verdict, price.code, price.message);
-    const quote = modeledQuote(draft.legs, { closes, today });
-    if (!quote) return this.reject(verdict, 'no_price', noModelMessage(draft.symbol, closes.length));
-    if (!isMarketable(quote, draft.limitPrice!)) return this.reject(verdict, 'limit_not_marketable', notMarketableMessage(quote, draft.limitPrice!));
-    const net = amountCents(draft.qty, quote.ask, CONTRACT_MULTIPLIER);
     const changes = draft.legs.map((leg) => ({ symbol: leg.symbol, qty: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio }));
     const reserved = await reservations(this.trx, this.caller.userId);
     const after = holdingsAfter(reserved.contracts, changes);
@@ -159,6 +155,11 @@ class Placing {
         `After the order you would be short ${uncovered.sold} ${what} against ${uncovered.bought} long: a sold contract must close one you hold or be covered by one bought of the same underlying, expiry and type (no naked options, no margin).`,
       );
     }
+    // Filled at the model's price: the net price is a limit (docs/trading.md "Options prices, structures and risk").
+    const quote = modeledQuote(draft.legs, { closes, today });
+    if (!quote) return this.reject(verdict, 'no_price', noModelMessage(draft.symbol, closes.length));
+    if (!isMarketable(quote, draft.limitPrice!)) return this.reject(verdict, 'limit_not_marketable', notMarketableMessage(quote, draft.limitPrice!));
+    const net = amountCents(draft.qty, quote.ask, CONTRACT_MULTIPLIER);
     // The debit, plus what the spreads' maximum loss holds back after the order less what it holds now (a credit
     // received stays held until the spread closes).
     const collateralAfter = collateralCents(after, CONTRACT_MULTIPLIER);
