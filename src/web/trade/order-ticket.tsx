@@ -19,7 +19,7 @@ import type { OptionsPreview, Order } from './types';
 import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'net_price'];
-/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth). */
+/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth, or a limit the modeled price does not reach). */
 const CONTROL_OF_CODE = {
   not_found: 'strategy_id',
   insufficient_funds: 'qty',
@@ -29,6 +29,7 @@ const CONTROL_OF_CODE = {
   option_expired: 'legs',
   invalid_option_symbol: 'legs',
   price_out_of_bounds: 'net_price',
+  limit_not_marketable: 'net_price',
 };
 
 /** What the server said when it refused the order for breaking the strategy's rules (422 `compliance_violation`). */

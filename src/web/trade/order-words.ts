@@ -19,6 +19,7 @@ export const REASONS: Readonly<Record<string, string>> = {
   option_expired: 'an expired leg',
   trade_cooldown: 'trading paused after a recovery',
   price_out_of_bounds: 'a price the structure could never be worth',
+  limit_not_marketable: 'a limit the modeled price does not reach',
 };
 
 /** "10 SPX" or "1 × SPY: sell SPY261218P00400000, buy SPY261218P00390000" — what an order trades. */
