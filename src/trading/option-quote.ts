@@ -8,7 +8,8 @@
 import { parseOccSymbol } from '../compliance/occ-symbol.js';
 import { calendarDaysBetween } from '../engine/dates.js';
 import { blackScholesPrice, realizedVolatility, VOLATILITY_RETURNS, yearsToExpiry } from '../engine/options/black-scholes.js';
-import { signedMoney, type StructureLeg } from './structure-payoff.js';
+import { money } from '../compliance/compliance-rules.js';
+import type { StructureLeg } from './structure-payoff.js';
 
 /** Closes needed for a modeled price: the 20 returns of the realized volatility. */
 export const CLOSES_FOR_MODEL = VOLATILITY_RETURNS + 1;
@@ -65,7 +66,8 @@ export function isMarketable(quote: ModeledQuote, limit: number): boolean {
 function toCent(price: number, round: (value: number) => number): number {
   const cents = price * 100;
   const nearest = Math.round(cents);
-  return (Math.abs(cents - nearest) < 1e-6 ? nearest : round(cents)) / 100;
+  // + 0: never −0 (a sold worthless leg).
+  return (Math.abs(cents - nearest) < 1e-6 ? nearest : round(cents)) / 100 + 0;
 }
 
 /** The volatility as the app words it: "16.2 %". */
@@ -78,11 +80,15 @@ export function noModelMessage(underlying: string, stored: number): string {
   return `Options are filled at a modeled price, which needs ${CLOSES_FOR_MODEL} daily closes of ${underlying} for its 20-day realized volatility; ${stored === 1 ? 'only 1 is' : `${stored} are`} stored: import its bars first.`;
 }
 
-/** 422 `limit_not_marketable`: the modeled bid and ask, and the limit. */
+/** 422 `limit_not_marketable`: the modeled ask (what the legs as sent fill at) and bid (what the reverse order fills at), and the limit. */
 export function notMarketableMessage(quote: ModeledQuote, limit: number): string {
   return (
-    `The limit ${signedMoney(limit)} a share is not marketable: the structure's modeled bid is ${signedMoney(quote.bid)} and ask ${signedMoney(quote.ask)} a share ` +
-    `(Black–Scholes on the last close, 20-day realized volatility ${volatilityWords(quote.volatility)}; a negative price is a credit). ` +
-    `An order fills at the ask of its legs as sent: a debit at most its limit, a credit at least its limit's.`
+    `The limit, ${netWords(limit)} a share, is not marketable: at the modeled price the legs as sent fill at ${netWords(quote.ask)} a share (ask), ` +
+    `the reverse order at ${netWords(-quote.bid)} (bid); Black–Scholes on the last close, 20-day realized volatility ${volatilityWords(quote.volatility)}.`
   );
+}
+
+/** "$2.48 credit", "$389.34 debit": a net price a share. */
+function netWords(price: number): string {
+  return price < 0 ? `${money(-price)} credit` : `${money(price)} debit`;
 }

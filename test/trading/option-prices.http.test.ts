@@ -106,7 +106,13 @@ describeEachDialect('trade window: options orders at prices their structures cou
     await changesNothing(user, async () => {
       const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: ask - 0.01 });
       expect(response.statusCode, response.body).toBe(422);
-      expect(response.json()).toEqual({ error: 'limit_not_marketable', message: expect.stringContaining(`ask ${'$' + ask.toLocaleString('en-US', { minimumFractionDigits: 2 })}`) });
+      const [limitText, askText] = [ask - 0.01, ask].map((price) => `$${price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} debit`);
+      expect(response.json()).toEqual({
+        error: 'limit_not_marketable',
+        message: expect.stringMatching(
+          new RegExp(`^The limit, \\${limitText} a share, is not marketable: at the modeled price the legs as sent fill at \\${askText} a share \\(ask\\), the reverse order at \\$[\\d,.]+ credit \\(bid\\); Black–Scholes on the last close, 20-day realized volatility 16\\.2 %\\.$`),
+        ),
+      });
     });
     expect((await orderRows(db(), user.userId)).map((order) => [order.status, order.reject_reason])).toEqual([['rejected', 'limit_not_marketable']]);
     expect(await portfolioOf(user.client)).toMatchObject({ cash: 100000, options_positions: [] });

@@ -185,7 +185,7 @@ describeInBrowser('the Trade page in Chromium', () => {
     // ... and a possible one shows the modeled price, then the most it can lose and gain and where it breaks even at
     // the price it fills at (the modeled credit is more than the 1.25 asked).
     await page.getByLabel('Net price ($ a share)').fill('1.25');
-    await risk.getByText(`Modeled price (Black–Scholes, 20-day realized volatility 16.2 %): bid ${dollars(-quote.bid)} credit, ask ${dollars(credit)} credit a share.`).waitFor();
+    await risk.getByText(`Modeled price (Black–Scholes, 20-day realized volatility 16.2 %): these legs fill at ${dollars(credit)} credit a share (ask), the reverse order at ${dollars(quote.bid < 0 ? -quote.bid : quote.bid)} ${quote.bid < 0 ? 'debit' : 'credit'} (bid).`).waitFor();
     await risk.getByText(`The order fills at once at the ask, ${dollars(credit)} credit; the figures below are at that price.`).waitFor();
     expect((await risk.locator('.risk-figures').innerText()).replace(/\s+/g, ' ')).toBe(`Maximum loss ${maxLoss} Maximum gain ${maxGain} Breakeven ${breakeven}`);
     // Nothing placed by the preview: the three orders above and the one the cooldown refused (stored as rejected).

@@ -39,13 +39,14 @@ export function RiskAtExpiry(props: { preview: Preview<OptionsPreview> }) {
   );
 }
 
-/** The structure's modeled bid and ask, and whether the net price (a limit) reaches the ask it would fill at. */
+/** The modeled ask (the legs as sent) and bid (the reverse order), and whether the net price (a limit) reaches the ask it would fill at. */
 function ModeledPrice(props: { modeled: OptionsPreview['modeled'] }) {
   const { bid, ask, volatility, marketable } = props.modeled;
   return (
     <>
       <p>
-        Modeled price (Black–Scholes, 20-day realized volatility {(volatility * 100).toFixed(1)} %): bid {netPriceText(bid)}, ask {netPriceText(ask)} a share.
+        Modeled price (Black–Scholes, 20-day realized volatility {(volatility * 100).toFixed(1)} %): these legs fill at {netPriceText(ask)} a share (ask), the
+        reverse order at {netPriceText(-bid)} (bid).
       </p>
       {marketable ? (
         <p class="muted">The order fills at once at the ask, {netPriceText(ask)}; the figures below are at that price.</p>
