@@ -61,6 +61,12 @@ export async function latestStoredClose(db: DbOrTx, symbol: string): Promise<num
   return bar ? Number(bar.close) : null;
 }
 
+/** The closes of `symbol`'s newest `count` stored bars, oldest first (fewer when fewer are stored). */
+export async function recentCloses(db: DbOrTx, symbol: string, count: number): Promise<number[]> {
+  const rows = await db.selectFrom('bars').select('close').where('symbol', '=', symbol).orderBy('date', 'desc').limit(count).execute();
+  return rows.map((row) => Number(row.close)).reverse();
+}
+
 /** `symbol`'s newest stored bar (its date and close), or undefined when none is stored. */
 export async function latestStoredBar(db: DbOrTx, symbol: string): Promise<{ date: string; close: number } | undefined> {
   return db.selectFrom('bars').select(['date', 'close']).where('symbol', '=', symbol).orderBy('date', 'desc').limit(1).executeTakeFirst();

@@ -2,7 +2,7 @@ import type { AuthContext } from '../auth/sessions.service.js';
 import { evaluateTrade } from '../compliance/compliance.service.js';
 import { money, newYorkDate } from '../compliance/compliance-rules.js';
 import { calendarDaysBetween } from '../engine/dates.js';
-import { latestStoredBar, latestStoredClose } from '../market/bars.repo.js';
+import { latestStoredBar, recentCloses } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
@@ -15,6 +15,7 @@ import { cooldownRefusal, cooldownRefusalOf, cooldownEnd, TRADE_COOLDOWN } from 
 import { immediateFillPrice, splitOverLegs } from './fills.js';
 import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
 import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js';
+import { CLOSES_FOR_MODEL, isMarketable, modeledQuote, noModelMessage, notMarketableMessage } from './option-quote.js';
 import { recordStructure } from './option-structures.service.js';
 import { equityDraft, optionsDraft, type OrderDraft } from './order-drafts.js';
 import { orderView, refusalOf } from './order-view.js';
@@ -138,9 +139,9 @@ class Placing {
     const today = newYorkDate(this.deps.clock.now());
     const expired = draft.legs.find((leg) => calendarDaysBetween(today, leg.expiry) < 0);
     if (expired) return this.reject(verdict, 'option_expired', `Leg ${expired.symbol} expired on ${expired.expiry}; an expired contract cannot be traded.`);
-    const price = priceCheck(draft.legs, draft.limitPrice!, await latestStoredClose(this.trx, draft.symbol));
+    const closes = await recentCloses(this.trx, draft.symbol, CLOSES_FOR_MODEL);
+    const price = priceCheck(draft.legs, draft.limitPrice!, closes.at(-1) ?? null);
     if (!price.ok) return this.reject(verdict, price.code, price.message);
-    const net = amountCents(draft.qty, draft.limitPrice!, CONTRACT_MULTIPLIER);
     const changes = draft.legs.map((leg) => ({ symbol: leg.symbol, qty: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio }));
     const reserved = await reservations(this.trx, this.caller.userId);
     const after = holdingsAfter(reserved.contracts, changes);
@@ -154,6 +155,11 @@ class Placing {
         `After the order you would be short ${uncovered.sold} ${what} against ${uncovered.bought} long: a sold contract must close one you hold or be covered by one bought of the same underlying, expiry and type (no naked options, no margin).`,
       );
     }
+    // Filled at the model's price: the net price is a limit (docs/trading.md "Options prices, structures and risk").
+    const quote = modeledQuote(draft.legs, { closes, today });
+    if (!quote) return this.reject(verdict, 'no_price', noModelMessage(draft.symbol, closes.length));
+    if (!isMarketable(quote, draft.limitPrice!)) return this.reject(verdict, 'limit_not_marketable', notMarketableMessage(quote, draft.limitPrice!));
+    const net = amountCents(draft.qty, quote.ask, CONTRACT_MULTIPLIER);
     // The debit, plus what the spreads' maximum loss holds back after the order less what it holds now (a credit
     // received stays held until the spread closes).
     const collateralAfter = collateralCents(after, CONTRACT_MULTIPLIER);
@@ -174,8 +180,8 @@ class Placing {
       delta: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio,
       paidCents: shares[index]!,
     }));
-    const answer = await this.store(verdict, { status: 'filled', fill_price: draft.limitPrice! }, bookings);
-    await recordStructure(this.trx, this.deps.clock, this.caller.userId, { underlying: draft.symbol, legs: draft.legs, qty: draft.qty, netPrice: draft.limitPrice! });
+    const answer = await this.store(verdict, { status: 'filled', fill_price: quote.ask }, bookings);
+    await recordStructure(this.trx, this.deps.clock, this.caller.userId, { underlying: draft.symbol, legs: draft.legs, qty: draft.qty, netPrice: quote.ask });
     return answer;
   }
 

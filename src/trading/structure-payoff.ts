@@ -1,7 +1,7 @@
 /**
- * What an options structure can be worth at expiry, pure (no I/O). No option quotes are stored, so a paper order
- * fills at the price it names; that price must still be one the structure could be worth, or paper money appears
- * from nothing (DESIGN "Paper trading"). Payoffs are per unit of the structure and per share (a contract is 100
+ * What an options structure can be worth at expiry, pure (no I/O). A paper order fills at a modeled price
+ * (option-quote.ts) and names only a limit; that limit must still be one the structure could be worth (DESIGN
+ * "Paper trading"). Payoffs are per unit of the structure and per share (a contract is 100
  * shares), from the buyer's side of the order: the legs as sent, bought legs positive. Strikes are the OCC symbol's
  * thousandths of a dollar (integers), so a width is exact.
  */
@@ -118,18 +118,18 @@ function outOfRange(legs: readonly Leg[], price: number, lowest: number, highest
     const width = Math.max(-lowest, highest);
     if (price < 0 && lowest < 0) return `${what} credit must be below ${bound}, ${money(width)} a share: ${money(-price)} is not.`;
     if (price > 0 && highest > 0) return `${what} debit must be below ${bound}, ${money(width)} a share: ${money(price)} is not.`;
-    if (lowest >= 0) return `${what.replace('’s', '')} bought this way can only pay its holder at expiry: it takes a debit above $0.00 a share, not ${signed(price)}.`;
-    return `${what.replace('’s', '')} sold this way can only cost its holder at expiry: it takes a credit above $0.00 a share, not ${signed(price)}.`;
+    if (lowest >= 0) return `${what.replace('’s', '')} bought this way can only pay its holder at expiry: it takes a debit above $0.00 a share, not ${signedMoney(price)}.`;
+    return `${what.replace('’s', '')} sold this way can only cost its holder at expiry: it takes a credit above $0.00 a share, not ${signedMoney(price)}.`;
   }
-  const range = `At expiry these legs are worth ${signed(lowest)} to ${signed(highest)} a share`;
+  const range = `At expiry these legs are worth ${signedMoney(lowest)} to ${signedMoney(highest)} a share`;
   if (price >= highest) {
     return highest > 0
       ? `${range}: a debit must be below ${money(highest)} a share, and ${money(price)} is not.`
-      : `${range}: a credit must be above ${money(-highest)} a share, and ${signed(price)} is not.`;
+      : `${range}: a credit must be above ${money(-highest)} a share, and ${signedMoney(price)} is not.`;
   }
   return lowest < 0
     ? `${range}: a credit must be below ${money(-lowest)} a share, and ${money(-price)} is not.`
-    : `${range}: a debit must be above ${money(lowest)} a share, and ${signed(price)} is not.`;
+    : `${range}: a debit must be above ${money(lowest)} a share, and ${signedMoney(price)} is not.`;
 }
 
 /** `vertical` (two legs of one type and expiry, one bought, one sold, equal ratios), `condor` (a put and a call vertical), or null. */
@@ -196,7 +196,8 @@ function parsedLegs(legs: readonly StructureLeg[]): Leg[] {
   });
 }
 
-function signed(amount: number): string {
+/** Dollars with a minus sign for a credit. */
+export function signedMoney(amount: number): string {
   return amount < 0 ? `−${money(-amount)}` : money(amount);
 }
 

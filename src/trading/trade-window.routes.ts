@@ -4,7 +4,7 @@ import { cancelMyOrder, getMyOrder, listMyOrders } from './order-book.service.js
 import { previewOptionsOrder } from './options-preview.service.js';
 import { placeEquityOrder, placeOptionsOrder } from './orders.service.js';
 import { myPortfolio, resetMyPortfolio, type TradingDeps } from './portfolio.service.js';
-import { OptionsRisk, Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
+import { OptionsPreview, Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
 
 const tags = ['trade-window'];
 const error = { $ref: 'ErrorResponse#' };
@@ -28,7 +28,7 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
       '/api/trade-window/options-orders',
       {
         onRequest: app.requireSession,
-        schema: { tags, security, summary: 'Place a paper options order (OCC legs at a net price; fills at once)', body: PlaceOptionsOrderBody, response: placementResponses },
+        schema: { tags, security, summary: 'Place a paper options order (OCC legs, the net price a limit; fills at once at the modeled price or is refused)', body: PlaceOptionsOrderBody, response: placementResponses },
       },
       async (request, reply) => {
         const answer = await placeOptionsOrder(deps, authOf(request), request.body);
@@ -43,9 +43,9 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
         schema: {
           tags,
           security,
-          summary: 'Maximum loss, maximum gain and breakevens of an options order at its net price (nothing placed)',
+          summary: 'The modeled bid, ask and volatility of an options order, and its maximum loss, maximum gain and breakevens at the price it would fill at (nothing placed)',
           body: PlaceOptionsOrderBody,
-          response: { 200: OptionsRisk, 400: error, 401: error, 403: error, 422: error },
+          response: { 200: OptionsPreview, 400: error, 401: error, 403: error, 422: error },
         },
       },
       async (request) => previewOptionsOrder(deps, request.body),

@@ -99,8 +99,21 @@ const riskFields = {
   breakevens: Type.Array(Type.Number(), { description: 'Prices of the underlying at expiry; empty when the legs expire on different dates' }),
 };
 
-/** `POST options-orders/preview`: the order's risk at its net price, before it is placed. */
-export const OptionsRisk = Type.Object(riskFields);
+/** `POST options-orders/preview`: the modeled price the order would fill at, and its risk at that price, before it is placed. */
+export const OptionsPreview = Type.Object({
+  ...riskFields,
+  modeled: Type.Object(
+    {
+      bid: Type.Number({ description: 'What the legs as sent are worth to a seller (the mirror order fills at it), per share; negative a credit' }),
+      ask: Type.Number({ description: 'What the legs as sent fill at, per share: each leg at its model price plus half its spread (a sold leg less half); negative a credit' }),
+      mid: Type.Number({ description: 'The legs at their Black–Scholes prices, per share' }),
+      volatility: Type.Number({ description: 'The 20-day realized volatility of the underlying the legs are priced with (0.162 = 16.2 %)' }),
+      marketable: Type.Boolean({ description: 'Whether the net price, as a limit, reaches the ask (else the order is refused: limit_not_marketable)' }),
+    },
+    { description: 'Black–Scholes on the last close; the risk figures are at the ask when marketable, else at the net price' },
+  ),
+});
+export type OptionsPreview = Static<typeof OptionsPreview>;
 
 const OptionStructure = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -7,7 +7,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { libraryUser } from '../strategies/library-kit.js';
-import { bar, orderRows, placeOptionsOrder, placeOrder, portfolioOf, seedBars, stateOf } from './trading-kit.js';
+import { orderRows, placeOptionsOrder, placeOrder, portfolioOf, seedBars, stateOf, volatileBars } from './trading-kit.js';
 
 /** Review of issue 14: the cash account holds for options, net-price signs, amounts in range, OCC spellings, retries. */
 describeEachDialect('trade window: a cash account for options, amounts in range, one contract per symbol, retries', (database) => {
@@ -17,7 +17,8 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
 
   beforeAll(async () => {
     app = await buildTestApp(database().handle, { clock });
-    await seedBars(db(), clock, 'SPY', [bar('2026-03-06', 472)]);
+    // SPY at 472, a 20-day realized volatility of about 16.2 %: the options fill at the prices the model gives them.
+    await seedBars(db(), clock, 'SPY', volatileBars('2026-03-06', 472));
   });
   afterAll(async () => app.close());
 
@@ -49,16 +50,17 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
   it('a covered credit spread holds its width until it closes: the credit is never buying power; closing one leg alone is refused', async () => {
     const user = await libraryUser(app, db());
     const spread = [leg('SPY260417C00500000', 'sell'), leg('SPY260417C00510000', 'buy')];
-    const opened = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: spread, qty: 1, net_price: -2 });
+    const opened = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: spread, qty: 1, net_price: -0.5 });
     expect(opened.statusCode, opened.body).toBe(201);
-    // Credit 200 received, width 10 × 100 held: buying power 100,200 − 1,000 = 99,200 (the maximum loss, 800, is not spendable).
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100200, reserved_cash: 1000 });
+    expect(opened.json().fill_price).toBe(-0.88);
+    // Credit 88 received, width 10 × 100 held: buying power 100,088 − 1,000 = 99,088 (the maximum loss, 912, is not spendable).
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100088, reserved_cash: 1000 });
     clock.advance(1000);
     const tooMuch = await placeOrder(user.client, { symbol: 'SPY', side: 'buy', qty: 211 }); // 99,592
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json()).toEqual({
       error: 'insufficient_funds',
-      message: 'The order needs $99,592.00; available cash is $99,200.00 ($1,000.00 against open option spreads). No margin.',
+      message: 'The order needs $99,592.00; available cash is $99,088.00 ($1,000.00 against open option spreads). No margin.',
     });
     // Selling the long leg alone would leave the short one naked.
     clock.advance(1000);
@@ -68,17 +70,18 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
     // Closing the spread releases the hold.
     clock.advance(1000);
     const close = [leg('SPY260417C00500000', 'buy'), leg('SPY260417C00510000', 'sell')];
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 1, net_price: 1 })).statusCode).toBe(201);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100100, reserved_cash: 0, options_positions: [], realized_pnl: 100 });
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 1, net_price: 2 })).json()).toMatchObject({ status: 'filled', fill_price: 1.02 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99986, reserved_cash: 0, options_positions: [], realized_pnl: -14 });
   });
 
   it('a credit spread needs its maximum loss in cash; an iron condor holds its wider side; selling held contracts closes them', async () => {
     const user = await libraryUser(app, db());
     const putSpread = [leg('SPY260417P00500000', 'sell'), leg('SPY260417P00490000', 'buy')];
-    // Width 10 × 100 × 101 = 101,000 held, credit 101 × 100 × 0.5 = 5,050: a maximum loss of 95,950 fits 100,000 ...
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: putSpread, qty: 101, net_price: -0.5 })).statusCode).toBe(201);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 105050, reserved_cash: 101000 });
-    // ... and 5 more (a maximum loss of 4,750) do not fit the 4,050 left.
+    // Filled at the modeled credit, 6.95: width 10 × 100 × 327 = 327,000 held, credit 327 × 100 × 6.95 = 227,265: a
+    // maximum loss of 99,735 fits 100,000 ...
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: putSpread, qty: 327, net_price: -0.5 })).statusCode).toBe(201);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 327265, reserved_cash: 327000 });
+    // ... and 5 more (a maximum loss of 1,525) do not fit the 265 left.
     clock.advance(1000);
     const more = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: putSpread, qty: 5, net_price: -0.5 });
     expect(more.statusCode).toBe(422);
@@ -87,9 +90,9 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
 
     clock.advance(1000);
     const condor = [leg('SPY260417P00490000', 'buy'), leg('SPY260417P00500000', 'sell'), leg('SPY260417C00520000', 'sell'), leg('SPY260417C00535000', 'buy')];
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: condor, qty: 2, net_price: -3 })).statusCode).toBe(201);
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: condor, qty: 2, net_price: -3 })).json()).toMatchObject({ fill_price: -7.15 });
     // The price cannot be below 500 and above 520 at once: the wider side, 15 × 100 × 2, is held.
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100600, reserved_cash: 3000 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 101430, reserved_cash: 3000 });
     await user.client.post('/api/trade-window/portfolio/reset');
 
     clock.advance(1000);
@@ -98,8 +101,9 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
     const tooMany = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY260417C00520000', 'sell')], qty: 4, net_price: -1.5 });
     expect(tooMany.json().error).toBe('insufficient_position');
     clock.advance(1000);
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY260417C00520000', 'sell')], qty: 3, net_price: -1.5 })).statusCode).toBe(201);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100150, reserved_cash: 0, options_positions: [], realized_pnl: 150 });
+    // Bought at the modeled ask, 0.35, sold at its bid, 0.29: the round trip pays the spread.
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY260417C00520000', 'sell')], qty: 3, net_price: -0.01 })).statusCode).toBe(201);
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99982, reserved_cash: 0, options_positions: [], realized_pnl: -18 });
   });
 
   it('400, nothing stored: a credit for legs all bought, a debit for legs all sold, an order worth more than $10 billion', async () => {
@@ -145,13 +149,13 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
 
   it('the compact and the padded OCC spelling are one contract: buying one and selling the other closes it', async () => {
     const user = await libraryUser(app, db());
-    const bought = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY261218C00450000', 'buy')], qty: 1, net_price: 30 });
-    expect(bought.statusCode).toBe(201);
+    const bought = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY261218C00450000', 'buy')], qty: 1, net_price: 40 });
+    expect(bought.json()).toMatchObject({ status: 'filled', fill_price: 39.64 });
     clock.advance(1000);
     const sold = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY   261218C00450000', 'sell')], qty: 1, net_price: -31 });
     expect(sold.statusCode, sold.body).toBe(201);
     expect(sold.json().legs).toEqual([leg('SPY261218C00450000', 'sell')]);
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100100, reserved_cash: 0, options_positions: [], realized_pnl: 100 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99806, reserved_cash: 0, options_positions: [], realized_pnl: -194 });
   });
 
   it('a retry by client_order_id during the cooldown answers the original order (200), and places nothing', async () => {
@@ -179,9 +183,9 @@ describeEachDialect('trade window: a cash account for options, amounts in range,
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toEqual(first.json());
     clock.advance(1000);
-    const options = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY261218C00450000', 'buy')], qty: 1, net_price: 3, client_order_id: 'k2' });
+    const options = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY261218C00450000', 'buy')], qty: 1, net_price: 40, client_order_id: 'k2' });
     expect(options.statusCode).toBe(201);
-    const padded = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY   261218C00450000', 'buy')], qty: 1, net_price: 3, client_order_id: 'k2' });
+    const padded = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [leg('SPY   261218C00450000', 'buy')], qty: 1, net_price: 40, client_order_id: 'k2' });
     expect(padded.statusCode, padded.body).toBe(200);
     expect(await orderRows(db(), user.userId)).toHaveLength(2);
   });

@@ -10,7 +10,7 @@ import { describeEachDialect } from '../helpers/dialects.js';
 import { HttpClient } from '../helpers/http-client.js';
 import { signedInAccount } from '../helpers/accounts.js';
 import { createStrategy, libraryUser, type LibraryUser } from '../strategies/library-kit.js';
-import { bar, cancelOrder, ORDERS, orderRows, placeOptionsOrder, placeOrder, seedBars, stateOf } from './trading-kit.js';
+import { cancelOrder, ORDERS, orderRows, placeOptionsOrder, placeOrder, seedBars, stateOf, volatileBars } from './trading-kit.js';
 
 const SPREAD_LEGS = [
   { symbol: 'SPY260417P00500000', side: 'sell', ratio: 1 },
@@ -27,7 +27,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
   beforeAll(async () => {
     off = await buildTestApp(database().handle, { clock });
     on = await buildTestApp(database().handle, { clock, env: { FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT: '1' } });
-    await seedBars(db(), clock, 'SPY', [bar('2026-03-06', 472), bar('2026-03-05', 461)]);
+    await seedBars(db(), clock, 'SPY', volatileBars('2026-03-06', 472));
   });
   afterAll(async () => {
     await off.close();
@@ -48,7 +48,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
     // An equity buy breaks "sell only"; an options debit (the put spread bought) breaks "sell only" and the minimum credit.
     const equityBody = (extra: object) => ({ symbol: 'SPY', side: 'buy', qty: 1, ...flags, ...extra });
     const debitSpread = SPREAD_LEGS.map((leg) => ({ ...leg, side: leg.side === 'sell' ? 'buy' : 'sell' }));
-    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: debitSpread, qty: 1, net_price: 0.5, ...flags, ...extra });
+    const optionsBody = (extra: object) => ({ underlying: 'SPY', legs: debitSpread, qty: 1, net_price: 9.99, ...flags, ...extra });
 
     const cases = [
       { route: 'orders', enforce: false, strategy: true, status: 201, stored: [true, true] },

@@ -4,7 +4,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { libraryUser, type LibraryUser } from '../strategies/library-kit.js';
-import { auditActions, bar, cancelOrder, importBars, ORDERS, placeOptionsOrder, placeOrder, portfolioOf, seedBars, stateOf } from './trading-kit.js';
+import { auditActions, bar, cancelOrder, importBars, ORDERS, placeOptionsOrder, placeOrder, portfolioOf, seedBars, stateOf, volatileBars } from './trading-kit.js';
 
 describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (database, dialect) => {
   const db = () => database().handle.db;
@@ -153,27 +153,29 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
     expect((await db().selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).length).toBe(1);
   });
 
-  it('options orders fill at once at their net price; legs by ratio; an expired leg is refused', async () => {
+  it('options orders fill at once at the modeled price when their net price (a limit) reaches it; legs by ratio; an expired leg is refused', async () => {
     const user = await libraryUser(app, db());
+    // SPY at 472 with a 20-day realized volatility of about 16.2 %: the spread's modeled credit is 6.95 a share.
+    await seedBars(db(), clock, 'SPY', volatileBars('2026-03-06', 472));
     const legs = [
       { symbol: 'SPY260417P00500000', side: 'sell', ratio: 1 },
       { symbol: 'SPY260417P00490000', side: 'buy', ratio: 1 },
     ];
     const credit = await placeOptionsOrder(user.client, { underlying: 'SPY', legs, qty: 2, net_price: -1.35 });
     expect(credit.statusCode, credit.body).toBe(201);
-    expect(credit.json()).toMatchObject({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, order_type: 'limit', limit_price: -1.35, fill_price: -1.35, status: 'filled', legs });
-    // A credit of 2 × 1.35 × 100 = 270.00, split over the two legs; the spread's width (10 × 100 × 2 = 2,000) is held
-    // while it is open, so buying power is 100,270 − 2,000: the maximum loss, 1,730, is not spendable.
+    expect(credit.json()).toMatchObject({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, order_type: 'limit', limit_price: -1.35, fill_price: -6.95, status: 'filled', legs });
+    // A credit of 2 × 6.95 × 100 = 1,390.00, split over the two legs; the spread's width (10 × 100 × 2 = 2,000) is held
+    // while it is open, so buying power is 101,390 − 2,000: the maximum loss, 610, is not spendable.
     expect(await portfolioOf(user.client)).toEqual({
-      cash: 100270,
+      cash: 101390,
       reserved_cash: 2000,
       equity: 100000,
       positions: [],
       options_positions: [
-        { symbol: 'SPY260417P00490000', qty: 2, avg_price: -0.675 },
-        { symbol: 'SPY260417P00500000', qty: -2, avg_price: 0.675 },
+        { symbol: 'SPY260417P00490000', qty: 2, avg_price: -3.475 },
+        { symbol: 'SPY260417P00500000', qty: -2, avg_price: 3.475 },
       ],
-      // The same position as one structure, at the price it was sold for.
+      // The same position as one structure, at the price it was filled at.
       options_structures: [
         {
           id: expect.any(String),
@@ -183,26 +185,27 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
             { symbol: 'SPY260417P00490000', side: 'buy', ratio: 1, right: 'put', strike: 490, expiry: '2026-04-17' },
           ],
           qty: 2,
-          net_price: -1.35,
+          net_price: -6.95,
           opened_at: credit.json().filled_at,
-          max_loss: 1730,
-          max_gain: 270,
-          breakevens: [498.65],
+          max_loss: 610,
+          max_gain: 1390,
+          breakevens: [493.05],
         },
       ],
       realized_pnl: 0,
       trade_cooldown_until: null,
     });
-    // Closing the spread for a debit of 0.40: realized 270 − 80 = 190.
+    // Closing the spread at once: a debit of 0.40 does not reach the modeled ask (refused); up to 9.99 it fills at
+    // the ask, 9.52: realized 1,390 − 1,904 = −514, the modeled spread paid twice.
     const close = legs.map((leg) => ({ ...leg, side: leg.side === 'buy' ? 'sell' : 'buy' }));
-    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 2, net_price: 0.4 })).json()).toMatchObject({ side: 'buy', status: 'filled' });
-    expect(await portfolioOf(user.client)).toMatchObject({ cash: 100190, reserved_cash: 0, equity: 100190, options_positions: [], options_structures: [], realized_pnl: 190 });
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 2, net_price: 0.4 })).json()).toMatchObject({ error: 'limit_not_marketable' });
+    expect((await placeOptionsOrder(user.client, { underlying: 'SPY', legs: close, qty: 2, net_price: 9.99 })).json()).toMatchObject({ side: 'buy', status: 'filled', fill_price: 9.52 });
+    expect(await portfolioOf(user.client)).toMatchObject({ cash: 99486, reserved_cash: 0, equity: 99486, options_positions: [], options_structures: [], realized_pnl: -514 });
 
     const expired = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [{ symbol: 'SPY260306C00500000', side: 'buy', ratio: 1 }], qty: 1, net_price: 1 });
     expect(expired.statusCode).toBe(422);
     expect(expired.json()).toMatchObject({ error: 'option_expired' });
-    // A call's premium is bounded by the underlying's last close: one is stored.
-    await seedBars(db(), clock, 'SPY', [bar('2026-03-06', 472)]);
+    // Two calls at the modeled 3.56 each unit: 1,000 units need $356,000.
     const tooDear = await placeOptionsOrder(user.client, { underlying: 'SPY', legs: [{ symbol: 'SPY260417C00500000', side: 'buy', ratio: 2 }], qty: 1000, net_price: 10 });
     expect(tooDear.json()).toMatchObject({ error: 'insufficient_funds' });
   });

@@ -2,15 +2,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { parseOccSymbol } from '../../src/compliance/occ-symbol.js';
+import { calendarDaysBetween } from '../../src/engine/dates.js';
+import { blackScholesPrice, realizedVolatility, yearsToExpiry } from '../../src/engine/options/black-scholes.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { createTestDatabase } from '../helpers/dialects.js';
 import { libraryUser } from '../strategies/library-kit.js';
-import { bar, placeOptionsOrder, portfolioOf, seedBars } from './trading-kit.js';
+import { placeOptionsOrder, portfolioOf, seedBars, volatileBars } from './trading-kit.js';
 
 /** The contracts the orders are made of: puts and calls around SPX at 4,500, one put of a second expiry. */
-const CONTRACTS = ['SPX301218P04000000', 'SPX301218P04100000', 'SPX301218P04200000', 'SPX301218C04600000', 'SPX301218C04700000', 'SPX301218C04800000', 'SPX310117P04100000'];
+const CONTRACTS = ['SPX260417P04300000', 'SPX260417P04400000', 'SPX260417P04500000', 'SPX260417C04500000', 'SPX260417C04600000', 'SPX260417C04700000', 'SPX260515P04400000'];
 const LAST_CLOSE = 4500;
+const BARS = volatileBars('2026-03-06', LAST_CLOSE);
+const TODAY = '2026-03-10';
 const START_CENTS = 10_000_000;
 
 type Side = 'buy' | 'sell';
@@ -59,10 +63,18 @@ function payoffRange(legs: readonly Leg[]): { least: number; most: number } {
 }
 
 const leg = fc.record({ index: fc.nat({ max: CONTRACTS.length - 1 }), side: fc.constantFrom<Side>('buy', 'sell'), ratio: fc.integer({ min: 1, max: 2 }) });
-/** A net price a share: anything from −500 to 500 by the cent, or one of the issue's exploits. */
+/** What one contract of `symbol` is worth a share at the model the server fills at (no spread). */
+function modelPrice(symbol: string): number {
+  const option = parseOccSymbol(symbol)!;
+  const volatility = realizedVolatility(BARS.map((b) => b.close))!;
+  return blackScholesPrice({ right: option.type, spot: LAST_CLOSE, strike: option.strike, years: yearsToExpiry(calendarDaysBetween(TODAY, option.expiry)), volatility });
+}
+
+/** A net price a share: anything from −500 to 500 by the cent (small ones often: most legs are worth under 100), or one of the issue's exploits. */
 const netPrice = fc.oneof(
   fc.integer({ min: -50_000, max: 50_000 }).map((cents) => cents / 100),
-  fc.constantFrom(0, -10_000, -50_000, 10_000, -500, -150, -100, 100),
+  fc.integer({ min: -10_000, max: 10_000 }).map((cents) => cents / 100),
+  fc.constantFrom(0, 0.01, -0.01, -10_000, -50_000, 10_000, -500, -150, -100, 100, -0.99),
 );
 /** A new structure (legs may repeat a contract), or the mirror of an order already filled (a close) at any price. */
 const step = fc.oneof(
@@ -75,7 +87,9 @@ const step = fc.oneof(
  * and `most` a share; its gain at any price of the underlying is then at most (most − least) × 100 × qty whatever
  * its price, if and only if the price was within the range. So, over any sequence of orders, at every price of the
  * underlying: cash + what the contracts held pay ≤ the starting cash + Σ (most − least) × 100 × qty of the accepted
- * orders — no money from nothing — and, the other way, ≥ the starting cash − the same sum.
+ * orders — no money from nothing — and, the other way, ≥ the starting cash − the same sum. And since every fill is
+ * at the model's price plus half its spread (a buy) or less half (a sell), at a fixed close no sequence of orders can
+ * gain: cash plus the contracts held at the model's prices stays at or below the starting cash.
  */
 describe('options orders never make money the structures could not pay (property, SQLite)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -85,14 +99,14 @@ describe('options orders never make money the structures could not pay (property
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
     app = await buildTestApp(database.handle, { clock });
-    await seedBars(database.handle.db, clock, 'SPX', [bar('2026-03-06', LAST_CLOSE)]);
+    await seedBars(database.handle.db, clock, 'SPX', BARS);
   });
   afterAll(async () => {
     await app?.close();
     await database?.drop();
   });
 
-  it('cash plus what the held contracts pay stays within the starting cash ± what the accepted structures could ever pay', async () => {
+  it('cash plus the held contracts at the model’s prices never exceeds the starting cash, and cash plus what they pay stays within it ± what the accepted structures could ever pay', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         const user = await libraryUser(app, database.handle.db);
@@ -116,6 +130,10 @@ describe('options orders never make money the structures could not pay (property
           return sum + Math.round((most - least) * 100 * 100) * order.qty;
         }, 0);
         const cashCents = Math.round(portfolio.cash * 100);
+        // Every fill pays half the modeled spread: everything held, closed at the model's own prices, leaves at most
+        // the starting cash (a round trip can only lose).
+        const atModel = held.reduce((sum: number, h: { symbol: string; contracts: number }) => sum + h.contracts * modelPrice(h.symbol) * 100 * 100, 0);
+        expect(cashCents + atModel).toBeLessThanOrEqual(START_CENTS + 1e-6);
         for (const price of PRICES) {
           const worth = cashCents + Math.round(payoff(held, price) * 100 * 100);
           expect(worth - START_CENTS, `underlying at ${price}`).toBeLessThanOrEqual(couldPay);
@@ -128,7 +146,7 @@ describe('options orders never make money the structures could not pay (property
         }
         expect(new Map([...fromStructures].filter(([, qty]) => qty !== 0))).toEqual(new Map(held.map((h: { symbol: string; contracts: number }) => [h.symbol, h.contracts])));
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   }, 240_000);
 });

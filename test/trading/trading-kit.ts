@@ -77,3 +77,14 @@ export async function auditActions(db: Db, orderId: string): Promise<string[]> {
   return rows.map((row) => row.action);
 }
 
+/**
+ * 21 daily bars ending on `lastDate` at `close`, alternating with closes 1 % above it: enough for a 20-day realized
+ * volatility (ln 1.01 × √(20/19) × √252, about 16.2 %), which options orders are priced with.
+ */
+export function volatileBars(lastDate: string, close: number): Bar[] {
+  const last = Date.parse(`${lastDate}T00:00:00Z`);
+  return Array.from({ length: 21 }, (_, i) => {
+    const date = new Date(last - (20 - i) * 86_400_000).toISOString().slice(0, 10);
+    return bar(date, i % 2 === 0 ? close : Math.round(close * 101) / 100);
+  });
+}

@@ -6,6 +6,9 @@ import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession 
 import { UNLABELLED_CONTROLS } from './rig/controls.js';
 import { failedLoad } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
+import { newYorkDate } from '../../src/compliance/compliance-rules.js';
+import { modeledQuote } from '../../src/trading/option-quote.js';
+import { seedBars, volatileBars } from '../trading/trading-kit.js';
 
 const EMAIL = 'tara@example.com';
 const STRATEGY = 'SPX buys';
@@ -155,7 +158,19 @@ describeInBrowser('the Trade page in Chromium', () => {
     await shot('cooldown-banner');
     await server.app.platform.db.updateTable('users').set({ trade_cooldown_until: null }).execute();
 
-    // An options order without a strategy: a put credit spread from the legs builder fills at its net price.
+    // An options order without a strategy: a put credit spread from the legs builder fills at once at the modeled
+    // price, its net price a limit. SPY at 450 with a 20-day realized volatility of 16.2 %; the app runs on the real
+    // clock, so the expected quote is worked out for today.
+    const spy = volatileBars('2026-03-06', 450);
+    await seedBars(server.app.platform.db, server.app.platform.clock, 'SPY', spy);
+    const spreadLegs = [
+      { symbol: 'SPY301218P00400000', side: 'sell', ratio: 1 },
+      { symbol: 'SPY301218P00390000', side: 'buy', ratio: 1 },
+    ] as const;
+    const quote = modeledQuote(spreadLegs, { closes: spy.map((b) => b.close), today: newYorkDate(new Date()) })!;
+    const credit = -quote.ask;
+    const dollars = (amount: number) => `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const [maxLoss, maxGain, breakeven] = [dollars((10 - credit) * 100), dollars(credit * 100), dollars(400 - credit)];
     await page.getByLabel('Strategy').selectOption({ label: 'No strategy' });
     await page.getByLabel('Options').check();
     await page.getByLabel('Leg 2 option symbol').waitFor();
@@ -167,28 +182,27 @@ describeInBrowser('the Trade page in Chromium', () => {
     const risk = page.locator('.ticket-risk [aria-live]');
     await page.getByLabel('Net price ($ a share)').fill('15');
     await risk.getByText('Not placeable as it stands: A vertical spread’s credit must be below its width, $10.00 a share: $15.00 is not.').waitFor();
-    // ... and a possible one shows the most it can lose and gain and where it breaks even.
+    // ... and a possible one shows the modeled price, then the most it can lose and gain and where it breaks even at
+    // the price it fills at (the modeled credit is more than the 1.25 asked).
     await page.getByLabel('Net price ($ a share)').fill('1.25');
-    await risk.getByText('$875.00').waitFor();
-    expect((await risk.locator('.risk-figures').innerText()).replace(/\s+/g, ' ')).toBe('Maximum loss $875.00 Maximum gain $125.00 Breakeven $398.75');
+    await risk.getByText(`Modeled price (Black–Scholes, 20-day realized volatility 16.2 %): these legs fill at ${dollars(credit)} credit a share (ask), the reverse order at ${dollars(quote.bid < 0 ? -quote.bid : quote.bid)} ${quote.bid < 0 ? 'debit' : 'credit'} (bid).`).waitFor();
+    await risk.getByText(`The order fills at once at the ask, ${dollars(credit)} credit; the figures below are at that price.`).waitFor();
+    expect((await risk.locator('.risk-figures').innerText()).replace(/\s+/g, ' ')).toBe(`Maximum loss ${maxLoss} Maximum gain ${maxGain} Breakeven ${breakeven}`);
     // Nothing placed by the preview: the three orders above and the one the cooldown refused (stored as rejected).
     expect((await orders()).map((order) => order.status)).toEqual(['filled', 'rejected', 'canceled', 'rejected']);
     await shot('options-risk-before-placing');
     await page.getByRole('button', { name: 'Place options order' }).click();
-    await page.getByText('Filled the 1 × SPY options order at a net credit of $1.25 a share.').waitFor();
+    await page.getByText(`Filled the 1 × SPY options order at a net credit of ${dollars(credit)} a share.`).waitFor();
     expect(placements.at(-1)).toMatchObject({
       underlying: 'SPY',
       qty: 1,
       net_price: -1.25,
-      legs: [
-        { symbol: 'SPY301218P00400000', side: 'sell', ratio: 1 },
-        { symbol: 'SPY301218P00390000', side: 'buy', ratio: 1 },
-      ],
+      legs: spreadLegs,
     });
-    // The position is one structure: its legs by strike, expiry, units, the price it was sold for, its risk.
+    // The position is one structure: its legs by strike, expiry, units, the price it was filled at, its risk.
     await expect.poll(() => page.locator('.structures-table tbody tr').count()).toBe(1);
     const structureRow = await page.locator('.structures-table tbody tr').first().locator('th, td').allInnerTexts();
-    expect(structureRow).toEqual(['Sell SPY 400 put, buy SPY 390 put', '2030-12-18', '1', '$1.25 credit', '$875.00', '$125.00', '$398.75']);
+    expect(structureRow).toEqual(['Sell SPY 400 put, buy SPY 390 put', '2030-12-18', '1', `${dollars(credit)} credit`, maxLoss, maxGain, breakeven]);
     // An order taken means the cooldown is over: the banner goes.
     expect(await page.locator('.cooldown-banner').count()).toBe(0);
     await shot('options-filled');

@@ -15,11 +15,11 @@ import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
 import { placedSentence } from './order-words';
 import { RiskAtExpiry } from './risk-at-expiry';
-import type { OptionsRisk, Order } from './types';
+import type { OptionsPreview, Order } from './types';
 import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
 const STATIC_CONTROLS = ['strategy_id', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'net_price'];
-/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth). */
+/** Refusals that concern one control: the strategy (not yours), the quantity (cash or shares), the symbol (no bars), the legs, the net price (one the legs could never be worth, or a limit the modeled price does not reach). */
 const CONTROL_OF_CODE = {
   not_found: 'strategy_id',
   insufficient_funds: 'qty',
@@ -29,6 +29,7 @@ const CONTROL_OF_CODE = {
   option_expired: 'legs',
   invalid_option_symbol: 'legs',
   price_out_of_bounds: 'net_price',
+  limit_not_marketable: 'net_price',
 };
 
 /** What the server said when it refused the order for breaking the strategy's rules (422 `compliance_violation`). */
@@ -81,7 +82,7 @@ export function OrderTicket(props: {
   useFocusFirstInvalid(form, place.errors);
   const request = complianceRequestOf(inputs);
   const preview = useCompliancePreview(request);
-  const risk = useServerPreview<OptionsRisk>('/api/trade-window/options-orders/preview', options && Object.keys(checkTicket(inputs)).length === 0 ? optionsOrderBody(inputs) : undefined);
+  const risk = useServerPreview<OptionsPreview>('/api/trade-window/options-orders/preview', options && Object.keys(checkTicket(inputs)).length === 0 ? optionsOrderBody(inputs) : undefined);
 
   const update = (next: Partial<TicketInputs>) => {
     props.onInputs((current) => ({ ...current, ...next }));
@@ -242,7 +243,7 @@ export function OrderTicket(props: {
               name="net_price"
               inputMode="decimal"
               autoComplete="off"
-              hint="Of the whole structure, per share as quoted (a contract is 100 shares). No option quotes are stored: the order fills at once at this price."
+              hint="Of the whole structure, per share as quoted (a contract is 100 shares). It is a limit: no option quotes are stored, so the order fills at once at the modeled price when that is no worse, else it is refused."
               value={inputs.net_price}
               error={errors.net_price}
               onInput={(event) => update({ net_price: event.currentTarget.value })}

@@ -1,5 +1,5 @@
 import { formatCount, formatMoney } from '../ui/format';
-import type { OptionStructure, OptionsRisk, Order, OrderStatus, Portfolio } from './types';
+import type { OptionStructure, OptionsPreview, Order, OrderStatus, Portfolio } from './types';
 
 /** Orders and the portfolio in words: pure, shared by the Trade page's parts and unit-tested. */
 
@@ -19,6 +19,7 @@ export const REASONS: Readonly<Record<string, string>> = {
   option_expired: 'an expired leg',
   trade_cooldown: 'trading paused after a recovery',
   price_out_of_bounds: 'a price the structure could never be worth',
+  limit_not_marketable: 'a limit the modeled price does not reach',
 };
 
 /** "10 SPX" or "1 × SPY: sell SPY261218P00400000, buy SPY261218P00390000" — what an order trades. */
@@ -82,6 +83,6 @@ export function riskAmount(value: number | null): string {
 }
 
 /** The breakevens at expiry ("$498.65", "$497.00 and $523.00"), or a dash when there is none to give. */
-export function breakevensText(risk: Pick<OptionsRisk, 'breakevens'>): string {
+export function breakevensText(risk: Pick<OptionsPreview, 'breakevens'>): string {
   return risk.breakevens.length === 0 ? '—' : risk.breakevens.map((price) => formatMoney(price)).join(' and ');
 }

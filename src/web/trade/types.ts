@@ -4,7 +4,7 @@
  */
 import type { Static } from 'typebox';
 import type {
-  OptionsRisk as OptionsRiskSchema,
+  OptionsPreview as OptionsPreviewSchema,
   Order as OrderSchema,
   OrderRefusal as OrderRefusalSchema,
   PlaceOptionsOrderBody as PlaceOptionsOrderBodySchema,
@@ -23,7 +23,7 @@ export type OrderStatus = Order['status'];
 export type Portfolio = Static<typeof PortfolioSchema>;
 /** One open options position, as the structure it was traded as. */
 export type OptionStructure = Portfolio['options_structures'][number];
-/** `POST /api/trade-window/options-orders/preview`: the order's maximum loss and gain (null: unlimited) and breakevens. */
-export type OptionsRisk = Static<typeof OptionsRiskSchema>;
+/** `POST /api/trade-window/options-orders/preview`: the modeled price, and the order's maximum loss and gain (null: unlimited) and breakevens at it. */
+export type OptionsPreview = Static<typeof OptionsPreviewSchema>;
 /** A refused placement: `{error, message}`, `violations` for compliance, `until` for the cooldown. */
 export type OrderRefusal = Static<typeof OrderRefusalSchema>;
