@@ -112,7 +112,7 @@ function transportError(error: unknown, timeoutMs: number): Error {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new GatewayTimeout('provider_timeout', `The market-data provider did not answer within ${timeoutMs} ms.`);
   }
-  return new ServiceUnavailable('provider_unavailable', 'The market-data provider cannot be reached.');
+  return new BadGateway('provider_unreachable', 'The market-data provider cannot be reached.');
 }
 
 function parsePage(body: unknown): { bars: Bar[]; nextPageToken: string | null } {

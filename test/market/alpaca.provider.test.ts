@@ -122,8 +122,8 @@ describe('Alpaca Market Data v2 adapter (against a local server)', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('answers 503 provider_unavailable when nothing listens', async () => {
+  it('answers 502 provider_unreachable when nothing listens (DESIGN)', async () => {
     const gone = { ...deps, config: { ...deps.config, dataUrl: 'http://127.0.0.1:1' } };
-    await expect(fetchAlpacaDailyBars(gone, 'AAPL', '2026-01-01', '2026-01-05', 'delayed_sip')).rejects.toMatchObject({ status: 503, code: 'provider_unavailable' });
+    await expect(fetchAlpacaDailyBars(gone, 'AAPL', '2026-01-01', '2026-01-05', 'delayed_sip')).rejects.toMatchObject({ status: 502, code: 'provider_unreachable' });
   });
 });
