@@ -59,7 +59,9 @@ function transport(config: YahooConfig): typeof fetch {
     await response.body?.cancel();
     if (response.status === 404) {
       const symbol = decodeURIComponent(asked.pathname.split('/').at(-1) ?? '');
-      throw new NotFound('unknown_symbol', `No bars are known for symbol "${symbol}": neither the store nor Yahoo Finance has it.`);
+      throw new NotFound('unknown_symbol', `We have no prices for ${symbol}, and Yahoo Finance does not know it.`, [
+        { field: 'body.symbol', message: 'is not a ticker Yahoo Finance knows; GET /api/symbols lists the symbols we have' },
+      ]);
     }
     if (response.status === 429) throw new ServiceUnavailable('provider_rate_limited', 'Yahoo Finance is rate-limiting us; try again in a minute.');
     throw new BadGateway('provider_error', `Yahoo Finance answered HTTP ${response.status}.`);

@@ -131,7 +131,17 @@ describeEachDialect('backtests on Yahoo Finance data fetched on demand', (databa
     fake.answer(() => answer);
     const response = await backtest({ symbol: 'NEWCO' });
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ error, message: expect.any(String) });
+    expect(response.json()).toMatchObject({ error, message: expect.any(String) });
+  });
+
+  it('says a ticker Yahoo does not know in the same plain words as one missing offline, pointing to the symbol list', async () => {
+    fake.answer(() => ({ status: 404, body: YAHOO_NOT_FOUND }));
+    const response = await backtest({ symbol: 'NOSUCH' });
+    expect(response.json()).toEqual({
+      error: 'unknown_symbol',
+      message: 'We have no prices for NOSUCH, and Yahoo Finance does not know it.',
+      details: [{ field: 'body.symbol', message: 'is not a ticker Yahoo Finance knows; GET /api/symbols lists the symbols we have' }],
+    });
   });
 
   it('asks Yahoo once when ten requests for an unstored ticker arrive together', async () => {
