@@ -144,6 +144,23 @@ describe('library replay properties', () => {
     );
   });
 
+  it('buys the most shares whose cost fits the budget, even where the quotient rounds up to a whole number', () => {
+    // 3,047 / 1.1 is 2,770 in doubles, but 2,770 × 1.1 is 3,047.0000000000005: 2,769 shares fit (found by the property above).
+    const bars: BarSeries = {
+      dates: ['2024-01-01', '2024-01-02', '2024-01-03'],
+      open: Float64Array.of(1, 1.1, 1),
+      close: Float64Array.of(1, 1, 1),
+      high: Float64Array.of(1, 1.1, 1),
+      low: Float64Array.of(1, 1, 1),
+      volume: new Float64Array(3),
+    };
+    for (const maxPositionSize of [3047, null]) {
+      const strategy: ReplayStrategy = { side: 'long', maxPositionSize, profitTargetPct: null, stopLossPct: null };
+      const result = replayStrategy([{ symbol: 'A', bars, entry: Uint8Array.of(1, 0, 0), exit: null }], strategy, 3047);
+      expect(result.trades.map((t) => t.qty)).toEqual([2769]);
+    }
+  });
+
   it('refuses inputs the service must have checked', () => {
     const bars: BarSeries = { dates: ['2024-01-01'], open: Float64Array.of(1), close: Float64Array.of(1), high: Float64Array.of(1), low: Float64Array.of(1), volume: Float64Array.of(1) };
     const long: ReplayStrategy = { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null };

@@ -223,7 +223,10 @@ function openPosition(book: Book, s: SymbolState, states: readonly SymbolState[]
   // collateralized short), so N shorts cannot each use the whole capital.
   if (strategy.side === 'short') for (const other of states) if (other.position) freeCash -= 2 * other.position.qty * other.position.entryPrice;
   const budget = Math.min(strategy.maxPositionSize ?? Infinity, freeCash);
-  const qty = Math.floor(budget / price);
+  // The quotient may round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 > 3,047): the
+  // largest qty whose cost fits the budget.
+  let qty = Math.floor(budget / price);
+  if (qty * price > budget) qty -= 1;
   if (!(qty >= 1 && Number.isFinite(qty))) return;
   book.cash += strategy.side === 'long' ? -qty * price : qty * price;
   s.position = { qty, entryPrice: price, entryDate: s.input.bars.dates[s.next]! };
