@@ -1,3 +1,4 @@
+import type { Bar } from '../../src/market/bar-series.js';
 import { startFakeAlpaca } from './fake-alpaca.js';
 
 /**
@@ -6,13 +7,8 @@ import { startFakeAlpaca } from './fake-alpaca.js';
  */
 export const startFakeYahoo = startFakeAlpaca;
 
-export interface YahooDay {
-  readonly date: string;
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  readonly volume: number;
+/** A stored bar as Yahoo answers it, with its adjusted close. */
+export interface YahooDay extends Bar {
   /** Yahoo's close adjusted for later splits and dividends; the close itself when left out. */
   readonly adjclose?: number;
 }
