@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scaledExactly } from '../../../test/fixtures/exact-sums.js';
 import { EngineError } from '../engine-error.js';
 import { maxDrawdown, sharpeRatio } from '../metrics.js';
 import { benchmarkRun, dailyReturns, relativeMetrics } from './index.js';
@@ -110,16 +111,4 @@ function ratio(num: bigint, den: bigint): number {
   const a = num < 0n ? -num : num;
   const d = den < 0n ? -den : den;
   return (sign * Number((a << 200n) / d)) / 2 ** 200;
-}
-
-/** A finite double times 2^1100, exactly, as a BigInt. */
-function scaledExactly(x: number): bigint {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & ((1n << 52n) - 1n);
-  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
-  const magnitude = mantissa << BigInt((exponent === 0 ? 1 : exponent) - 1075 + 1100);
-  return bits >> 63n ? -magnitude : magnitude;
 }
