@@ -37,10 +37,13 @@ export interface LegacyBacktestResult extends MetricsWithoutFinal {
   dates: string[];
   equity_curve: number[];
   drawdowns: number[];
-  trades: BacktestTrade[];
+  trades: LegacyTrade[];
   /** Only when the strategy signalled entries and none could be filled (docs/backtesting.md, "No fill"). */
   unfilled_signals?: UnfilledSignals;
 }
+
+/** A trade of the legacy body: the engine's, `commission` and `exit_reason` listed only when a request names execution settings (issue 25). */
+export type LegacyTrade = Omit<BacktestTrade, 'commission' | 'exit_reason'> & Partial<Pick<BacktestTrade, 'commission' | 'exit_reason'>>;
 
 export interface UnfilledSignals {
   count: number;

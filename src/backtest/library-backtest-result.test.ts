@@ -10,7 +10,7 @@ describe('libraryBacktestResult', () => {
   // Every 37th close an entry, every 53rd an exit, with a stop and a target: many trades with long fractions.
   const entry = Uint8Array.from(spx.close, (_, i) => (i % 37 === 0 ? 1 : 0));
   const exit = Uint8Array.from(spx.close, (_, i) => (i % 53 === 0 ? 1 : 0));
-  const replay = replayStrategy([{ symbol: 'SPX', bars: spx, entry, exit }], { side: 'long', maxPositionSize: 7_777.77, profitTargetPct: 0.07, stopLossPct: -0.05 }, 12_345.67);
+  const replay = replayStrategy([{ symbol: 'SPX', bars: spx, entry, exit }], { side: 'long', maxPositionSize: 7_777.77, profitTargetPct: 0.07, stopLossPct: -0.05, trailingStopPct: null }, 12_345.67);
   const raw = structuredClone(replay);
   const result = libraryBacktestResult(42, replay);
 

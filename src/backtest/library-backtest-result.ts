@@ -46,6 +46,7 @@ function roundedTrade(t: LibraryTrade): LibraryTrade {
     pnl: roundMoney(t.pnl),
     return: roundFraction(t.return),
     exit_reason: t.exit_reason,
+    commission: roundMoney(t.commission), // printed only where the route's response schema lists it
   };
 }
 

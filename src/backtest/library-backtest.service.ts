@@ -46,6 +46,7 @@ export async function libraryBacktestBody(
     maxPositionSize: strategy.entry_max_position_size,
     profitTargetPct: strategy.exit_profit_target_pct,
     stopLossPct: strategy.exit_stop_loss_pct,
+    trailingStopPct: null, // exit_trailing_stop_pct: the API side of issue 25 maps it
   };
   const symbols = symbolsToReplay(allowedSymbols(strategy), requested);
   const entryRule = compiled('entry_rule', strategy.entry_rule);

@@ -3,6 +3,7 @@
  * (simulate.ts), the metrics (metrics.ts), one array per step. The templates in fused/ run the same computation in
  * one pass; this path is what they are tested against.
  */
+import { NO_COSTS_PAID } from './execution/settings.js';
 import { computeMetrics } from './metrics.js';
 import { TEMPLATE_SIGNALS } from './signals.js';
 import { simulate } from './simulate.js';
@@ -14,5 +15,5 @@ export function genericTemplateRun(bars: BarSeries, templateId: string, params: 
   const signals = rule(bars, params);
   const { equity, drawdowns, trades, maxDrawdown } = simulate(bars, signals, initialCapital);
   const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown);
-  return { equity, drawdowns, trades, metrics };
+  return { equity, drawdowns, trades, metrics, costs_paid: NO_COSTS_PAID };
 }

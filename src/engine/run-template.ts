@@ -1,4 +1,5 @@
 /** One template backtest: the fused pass where the template has one, the generic path otherwise. */
+import { FRICTIONLESS, type ExecutionSettings } from './execution/settings.js';
 import { FUSED_RUNS } from './fused/index.js';
 import { genericTemplateRun } from './generic-run.js';
 import { TEMPLATE_SIGNALS } from './signals.js';
@@ -13,6 +14,7 @@ export function runTemplateBacktest(
   template: StrategyTemplate,
   params: ResolvedParameters,
   initialCapital: number,
+  execution: ExecutionSettings = FRICTIONLESS,
 ): BacktestRun {
   // Programming errors, not user input: the service validates the request before it gets here.
   if (bars.dates.length === 0) throw new RangeError('A backtest needs at least one bar.');

@@ -6,6 +6,7 @@
  */
 import { calendarDaysBetween, timestamp } from './dates.js';
 import { ENTER, EXIT } from './signals.js';
+import type { TemplateExitReason } from './execution/settings.js';
 import type { BacktestTrade, BarSeries } from './types.js';
 
 export interface Simulation {
@@ -52,7 +53,7 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
         }
       } else {
         cash += shares * price;
-        trades.push(sell(dates, entryBar, entryPrice, t, price, shares));
+        trades.push(sell(dates, entryBar, entryPrice, t, price, shares, 'signal'));
         shares = 0;
         wanted = ENTER;
       }
@@ -69,7 +70,7 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
     if (drawdown < lowest) lowest = drawdown;
     previous = value;
   }
-  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares));
+  if (shares > 0) trades.push(sell(dates, entryBar, entryPrice, n - 1, close[n - 1]!, shares, 'end_of_period'));
   return { equity, drawdowns, trades, maxDrawdown: lowest };
 }
 
@@ -85,8 +86,8 @@ export function drawdownCurve(equity: Float64Array): Float64Array {
   return drawdowns;
 }
 
-export function buy(date: string, price: number, shares: number): BacktestTrade {
-  return { date: timestamp(date), type: 'BUY', price, shares, value: shares * price, pnl: null, return: null, duration: null };
+export function buy(date: string, price: number, shares: number, commission = 0): BacktestTrade {
+  return { date: timestamp(date), type: 'BUY', price, shares, value: shares * price, pnl: null, return: null, duration: null, commission };
 }
 
 export function sell(
@@ -96,12 +97,31 @@ export function sell(
   exitBar: number,
   price: number,
   shares: number,
+  exitReason: TemplateExitReason,
 ): BacktestTrade {
-  return sellTrade(timestamp(dates[exitBar]!), entryPrice, price, shares, calendarDaysBetween(dates[entryBar]!, dates[exitBar]!));
+  return sellTrade(timestamp(dates[exitBar]!), entryPrice, price, shares, calendarDaysBetween(dates[entryBar]!, dates[exitBar]!), exitReason);
 }
 
 /** The SELL closing a position bought at `entryPrice` and held `duration` calendar days. */
-export function sellTrade(date: string, entryPrice: number, price: number, shares: number, duration: number): BacktestTrade {
+export function sellTrade(
+  date: string,
+  entryPrice: number,
+  price: number,
+  shares: number,
+  duration: number,
+  exitReason: TemplateExitReason,
+): BacktestTrade {
   const value = shares * price;
-  return { date, type: 'SELL', price, shares, value, pnl: value - shares * entryPrice, return: price / entryPrice - 1, duration };
+  return {
+    date,
+    type: 'SELL',
+    price,
+    shares,
+    value,
+    pnl: value - shares * entryPrice,
+    return: price / entryPrice - 1,
+    duration,
+    commission: 0,
+    exit_reason: exitReason,
+  };
 }

@@ -9,6 +9,7 @@
  * and its signal; it calls `step(t, pending)` once per bar, or `openBar(t, pending)` at the start of a stretch of
  * bars with no signal acting and `hold(from, to)` for that stretch's equity; and `finish()` once at the end.
  */
+import { END_OF_PERIOD } from '../execution/settings.js';
 import { ENTER, EXIT } from '../signals.js';
 import { backtestMetrics, sharpeFromSums } from '../metrics.js';
 import type { BacktestRun, BarSeries } from '../types.js';
@@ -91,7 +92,7 @@ export class FusedAccount {
   finish(): BacktestRun {
     const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
-    if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
+    if (this.shares > 0) fills.add(last, this.close[last]!, this.shares, END_OF_PERIOD);
     const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, this.first, initialCapital);
     const sharpe = sharpeFromSums(returnSum, returnSquares, last, shift);
     const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));

@@ -6,20 +6,24 @@
 import { dayNumbersOf, timestamp } from '../dates.js';
 import { RoundTripTally, type TradeStatistics } from '../metrics.js';
 import { buy, sellTrade } from '../simulate.js';
+import { EXIT_REASONS } from '../execution/settings.js';
 import type { BacktestTrade } from '../types.js';
 
 export class Fills {
   bar = new Int32Array(64);
   price = new Float64Array(64);
   shares = new Float64Array(64);
+  /** A SELL row's exit reason (EXIT_REASONS index); 0 (signal) on BUY rows. */
+  reason = new Uint8Array(64);
   count = 0;
 
-  add(bar: number, price: number, shares: number): void {
+  add(bar: number, price: number, shares: number, reason = 0): void {
     if (this.count === this.bar.length) this.grow();
     const row = this.count++;
     this.bar[row] = bar;
     this.price[row] = price;
     this.shares[row] = shares;
+    this.reason[row] = reason;
   }
 
   /** The statistics of tradeStatistics(trades()), from the columns: the same pnl and duration, in the same order. */
@@ -43,7 +47,14 @@ export class Fills {
       trades[row] =
         row % 2 === 0
           ? buy(dates[bar[row]!]!, price[row]!, shares[row]!)
-          : sellTrade(timestamp(dates[bar[row]!]!), price[row - 1]!, price[row]!, shares[row]!, days.between(bar[row - 1]!, bar[row]!));
+          : sellTrade(
+              timestamp(dates[bar[row]!]!),
+              price[row - 1]!,
+              price[row]!,
+              shares[row]!,
+              days.between(bar[row - 1]!, bar[row]!),
+              EXIT_REASONS[this.reason[row]!]!,
+            );
     }
     return trades;
   }
@@ -53,11 +64,14 @@ export class Fills {
     const bar = new Int32Array(size);
     const price = new Float64Array(size);
     const shares = new Float64Array(size);
+    const reason = new Uint8Array(size);
     bar.set(this.bar);
     price.set(this.price);
     shares.set(this.shares);
+    reason.set(this.reason);
     this.bar = bar;
     this.price = price;
     this.shares = shares;
+    this.reason = reason;
   }
 }

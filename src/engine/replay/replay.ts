@@ -12,7 +12,8 @@ import { calendarDaysBetween } from '../dates.js';
 import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../metrics.js';
 import { plainArray } from '../plain-array.js';
 import { drawdownCurve } from '../simulate.js';
-import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayStrategy, SymbolReplayInput } from './types.js';
+import { FRICTIONLESS } from '../execution/settings.js';
+import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayExecution, ReplayStrategy, SymbolReplayInput } from './types.js';
 
 interface OpenPosition {
   readonly qty: number;
@@ -46,8 +47,13 @@ interface Book {
  * least one bar, distinct symbols, signal arrays as long as the bars, and a positive finite capital (the service
  * checks the request first; a breach here is a programming error).
  */
-export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplay {
-  const replay = replayStrategyColumns(inputs, strategy, startingCapital);
+export function replayStrategy(
+  inputs: readonly SymbolReplayInput[],
+  strategy: ReplayStrategy,
+  startingCapital: number,
+  execution: ReplayExecution = FRICTIONLESS,
+): LibraryReplay {
+  const replay = replayStrategyColumns(inputs, strategy, startingCapital, execution);
   return {
     start_date: replay.start_date,
     end_date: replay.end_date,
@@ -69,7 +75,12 @@ export interface LibraryReplayColumns extends Omit<LibraryReplay, 'equity_curve'
 }
 
 /** replayStrategy, the curves as typed arrays: for a writer that reads them as they are (the route's body). */
-export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplayColumns {
+export function replayStrategyColumns(
+  inputs: readonly SymbolReplayInput[],
+  strategy: ReplayStrategy,
+  startingCapital: number,
+  _execution: ReplayExecution = FRICTIONLESS,
+): LibraryReplayColumns {
   checkInputs(inputs, startingCapital);
   const states: SymbolState[] = [...inputs]
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
@@ -247,6 +258,7 @@ function closePosition(book: Book, s: SymbolState, strategy: ReplayStrategy, pri
     pnl: long ? qty * (price - entryPrice) : qty * (entryPrice - price),
     return: positionReturn(strategy, entryPrice, price),
     exit_reason: reason,
+    commission: 0,
   });
   s.position = null;
 }

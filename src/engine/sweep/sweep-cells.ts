@@ -1,4 +1,5 @@
 /** Every cell of a sweep over the same bars: each cell's seven metrics, as runTemplateBacktest gives them. */
+import { FRICTIONLESS, type ExecutionSettings } from '../execution/settings.js';
 import { runTemplateBacktest } from '../run-template.js';
 import type { BarSeries, ResolvedParameters, StrategyTemplate } from '../types.js';
 import { cellMetricsOf, type CellMetrics } from './cell-metrics.js';
@@ -15,9 +16,10 @@ export function sweepCells(
   template: StrategyTemplate,
   cells: readonly ResolvedParameters[],
   initialCapital: number,
+  execution: ExecutionSettings = FRICTIONLESS,
 ): CellMetrics[] {
   if (!(initialCapital > 0 && Number.isFinite(initialCapital))) throw new RangeError('The initial capital must be a positive number.');
-  const single = (params: ResolvedParameters) => cellMetricsOf(runTemplateBacktest(bars, template, params, initialCapital).metrics);
+  const single = (params: ResolvedParameters) => cellMetricsOf(runTemplateBacktest(bars, template, params, initialCapital, execution).metrics);
   const rules = bars.dates.length > 0 ? cellRules(template.id, bars) : undefined;
   if (!rules || cells.length === 0) return cells.map(single);
   const context = new CellContext(bars, initialCapital);
