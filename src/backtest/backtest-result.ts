@@ -22,11 +22,17 @@ import {
   type UnfilledEntries,
 } from '../engine/index.js';
 import type { DataFeed } from '../market/market-terms.js';
+import type { CostsPaid, ExecutionSettings } from '../engine/execution/settings.js';
+import type { BenchmarkRun } from '../engine/benchmark/index.js';
+import { roundedCostsPaid, roundedRelative, type BacktestExtras, type BenchmarkBlock, type ExecutionEcho, type RoundedRelative } from './execution-result.js';
 
 type MetricsWithoutFinal = Omit<BacktestMetrics, 'final_capital'>;
 
-/** Field order is the contract's, set by `legacyBacktestResult`; the metrics are the engine's own. */
-export interface LegacyBacktestResult extends MetricsWithoutFinal {
+/**
+ * Field order is the contract's, set by `legacyBacktestResult`; the metrics are the engine's own. A request that
+ * named an execution setting also gets the `BacktestExtras` (execution-result.ts), after the fields of the contract.
+ */
+export interface LegacyBacktestResult extends MetricsWithoutFinal, Partial<BacktestExtras> {
   symbol: string;
   strategy_name: string;
   start_date: string;
@@ -54,10 +60,11 @@ export interface UnfilledSignals {
   message: string;
 }
 
-export interface ComparisonEntry extends MetricsWithoutFinal {
+export interface ComparisonEntry extends MetricsWithoutFinal, Partial<RoundedRelative> {
   id: string;
   name: string;
   equity_curve: number[];
+  costs_paid?: CostsPaid;
 }
 
 export interface ComparisonResult {
@@ -68,6 +75,10 @@ export interface ComparisonResult {
   data_feed: DataFeed;
   dates: string[];
   strategies: ComparisonEntry[];
+  costs?: ExecutionEcho['costs'];
+  sizing?: ExecutionEcho['sizing'];
+  exits?: ExecutionEcho['exits'];
+  benchmark?: BenchmarkBlock;
 }
 
 export interface LegacyBacktestInput {
@@ -93,8 +104,11 @@ export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktest
   };
 }
 
-/** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the run. */
-export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestResult {
+/**
+ * The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the run. `costed`:
+ * the request named an execution setting, so each trade carries its commission and each SELL its exit reason.
+ */
+export function legacyBacktestHead(input: LegacyBacktestInput, costed = false): LegacyBacktestResult {
   const { run } = input;
   const m = run.metrics;
   return {
@@ -116,17 +130,26 @@ export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestRe
     dates: [],
     equity_curve: [],
     drawdowns: [],
-    trades: run.trades.map((t) => ({
-      date: t.date,
-      type: t.type,
-      price: t.price,
-      shares: t.shares,
-      value: roundMoney(t.value),
-      pnl: roundMoneyOrNull(t.pnl),
-      return: roundFractionOrNull(t.return),
-      duration: t.duration,
-    })),
+    trades: run.trades.map((t) => legacyTrade(t, costed)),
   };
+}
+
+function legacyTrade(t: BacktestTrade, costed: boolean): LegacyTrade {
+  const trade: LegacyTrade = {
+    date: t.date,
+    type: t.type,
+    price: t.price,
+    shares: t.shares,
+    value: roundMoney(t.value),
+    pnl: roundMoneyOrNull(t.pnl),
+    return: roundFractionOrNull(t.return),
+    duration: t.duration,
+  };
+  if (costed) {
+    trade.commission = roundMoney(t.commission);
+    if (t.type === 'SELL' && t.exit_reason !== undefined) trade.exit_reason = t.exit_reason;
+  }
+  return trade;
 }
 
 /**
@@ -150,16 +173,20 @@ function dollars(amount: number): string {
   return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 }
 
-/** One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns. */
-export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): ComparisonEntry {
+/**
+ * One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns; with a `benchmark` (the
+ * request named an execution setting) also what the costs took and the entry's alpha, beta and information ratio.
+ */
+export function comparisonEntry(template: StrategyTemplate, run: BacktestRun, benchmark?: BenchmarkRun): ComparisonEntry {
   const m = run.metrics;
-  return {
+  const entry: ComparisonEntry = {
     id: template.id,
     name: template.name,
     equity_curve: moneyArray(run.equity),
     ...roundedRatios(m),
     ...closedTradeMetrics(m),
   };
+  return benchmark ? { ...entry, costs_paid: roundedCostsPaid(run.costs_paid), ...roundedRelative(run.equity, benchmark) } : entry;
 }
 
 export interface ComparisonInput {
@@ -184,10 +211,18 @@ export function comparisonResult(input: ComparisonInput): ComparisonResult {
   };
 }
 
-/** The comparison entries for the given templates, each run with its default parameters, in the given order. */
-export function compareTemplates(bars: BarSeries, templates: readonly StrategyTemplate[], initialCapital: number): ComparisonEntry[] {
+/**
+ * The comparison entries for the given templates, each run with its default parameters, in the given order; with
+ * `execution`, each run with its settings and measured against its benchmark.
+ */
+export function compareTemplates(
+  bars: BarSeries,
+  templates: readonly StrategyTemplate[],
+  initialCapital: number,
+  execution?: { readonly settings: ExecutionSettings; readonly benchmark: BenchmarkRun },
+): ComparisonEntry[] {
   return templates.map((template) =>
-    comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital)),
+    comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital, execution?.settings), execution?.benchmark),
   );
 }
 

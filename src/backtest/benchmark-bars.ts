@@ -20,6 +20,17 @@ export interface LoadedBenchmark {
   readonly version: number;
 }
 
+/** The backtested series itself when `symbol` is the backtested symbol, else `benchmarkBars`. */
+export async function benchmarkFor(
+  marketData: MarketData,
+  symbol: string,
+  own: { readonly symbol: string; readonly series: BenchmarkBars; readonly version: number },
+  feed: DataFeed,
+): Promise<LoadedBenchmark> {
+  if (symbol === own.symbol) return { symbol, bars: own.series, version: own.version };
+  return benchmarkBars(marketData, symbol, own.series.dates, feed);
+}
+
 /** The benchmark `symbol` over `dates` (the backtest's, ascending); 404 `unknown_symbol` naming `body.benchmark`. */
 export async function benchmarkBars(marketData: MarketData, symbol: string, dates: readonly string[], feed: DataFeed): Promise<LoadedBenchmark> {
   const from = new Date(Date.parse(`${dates[0]!}T00:00:00Z`) - LOOKBACK_DAYS * DAY_MS).toISOString().slice(0, 10);

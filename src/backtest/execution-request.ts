@@ -87,3 +87,11 @@ export function libraryExits(own: { stopLossPct: number | null; profitTargetPct:
     trailing_stop_pct: own.trailingStopPct ?? requested.trailing_stop_pct,
   };
 }
+
+/**
+ * The part of a response cache key the execution settings add: nothing when the request named none (so such a
+ * request shares today's answer), else the settings and the benchmark's symbol and bars version.
+ */
+export function executionKey(execution: RequestedExecution, benchmark: { symbol: string; version: number } | null): unknown[] {
+  return execution.named ? [execution.settings, benchmark?.symbol ?? null, benchmark?.version ?? null] : [];
+}

@@ -71,3 +71,18 @@ export function roundedRelative(equity: Float64Array, benchmark: BenchmarkRun): 
   const m = relativeMetrics(equity, benchmark.equity);
   return { alpha: roundFractionOrNull(m.alpha), beta: roundFractionOrNull(m.beta), information_ratio: roundFractionOrNull(m.information_ratio) };
 }
+
+/** What a single backtest's answer (legacy or library) adds after its own fields, in this order. */
+export interface BacktestExtras extends ExecutionEcho, RoundedRelative {
+  costs_paid: CostsPaid;
+  benchmark: BenchmarkBlock;
+}
+
+export function backtestExtras(settings: ExecutionSettings, costsPaid: CostsPaid, equity: Float64Array, benchmarkSymbol: string, benchmark: BenchmarkRun): BacktestExtras {
+  return {
+    ...executionEcho(settings),
+    costs_paid: roundedCostsPaid(costsPaid),
+    benchmark: benchmarkBlock(benchmarkSymbol, benchmark),
+    ...roundedRelative(equity, benchmark),
+  };
+}
