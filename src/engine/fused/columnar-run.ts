@@ -3,20 +3,21 @@
  * trade objects derived from them on first read (and kept), since a comparison reads neither. Reads the same as
  * the generic path's plain object, value for value (fused.test.ts).
  */
-import { NO_COSTS_PAID, type CostsPaid } from '../execution/settings.js';
+import type { CostsPaid } from '../execution/settings.js';
 import type { BacktestMetrics, BacktestRun, BacktestTrade } from '../types.js';
 import type { Fills } from './fills.js';
 
 export class ColumnarRun implements BacktestRun {
   readonly equity: Float64Array;
   readonly metrics: BacktestMetrics;
-  readonly costs_paid: CostsPaid = NO_COSTS_PAID;
+  readonly costs_paid: CostsPaid;
   readonly #dates: readonly string[];
   readonly #fills: Fills;
   #drawdowns: Float64Array | undefined;
   #trades: BacktestTrade[] | undefined;
 
-  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics) {
+  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics, costsPaid: CostsPaid) {
+    this.costs_paid = costsPaid;
     this.#dates = dates;
     this.equity = equity;
     this.#fills = fills;
