@@ -30,7 +30,9 @@ export const SIZING_MODES = ['all_in', 'percent_of_equity', 'fixed_amount', 'fix
 
 export const SizingRequest = Type.Object(
   {
-    mode: Type.Union(SIZING_MODES.map((mode) => Type.Literal(mode)), { description: SIZING_MODES.join(', ') }),
+    mode: Type.Union([Type.Literal('all_in'), Type.Literal('percent_of_equity'), Type.Literal('fixed_amount'), Type.Literal('fixed_shares')], {
+      description: SIZING_MODES.join(', '),
+    }),
     value: Type.Optional(
       Type.Number({
         description:
