@@ -51,7 +51,7 @@ describe('backtestBodyBytes', () => {
     const i = input('buy_and_hold');
     const equity = Float64Array.from([0, -0, 1e-300, 5e-7, 123.455, 1e21, -1e21, Number.NaN, Infinity, 2 ** 53]);
     const drawdowns = Float64Array.from([-0, -1e-9, -5e-9, -0.123456785, -1, Number.NaN, 0, -4.9e-7, -1e-6, 1e21]);
-    const run: BacktestRun = { metrics: i.run.metrics, trades: i.run.trades, equity, drawdowns, costs_paid: i.run.costs_paid };
+    const run: BacktestRun = { metrics: i.run.metrics, trades: i.run.trades, equity, drawdowns, costs_paid: i.run.costs_paid, unfilled_entries: 0 };
     const edges = { ...i, dates: i.dates.slice(0, 10), run };
     expect(bytesOf(edges, JSON.stringify)).toBe(JSON.stringify(legacyBacktestResult(edges)));
   });

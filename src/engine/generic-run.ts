@@ -14,7 +14,7 @@ export function genericTemplateRun(bars: BarSeries, templateId: string, params: 
   const rule = TEMPLATE_SIGNALS[templateId];
   if (!rule) throw new RangeError(`No rules for template "${templateId}".`);
   const signals = rule(bars, params);
-  const { equity, drawdowns, trades, maxDrawdown, costsPaid } = simulate(bars, signals, initialCapital, model);
+  const { equity, drawdowns, trades, maxDrawdown, costsPaid, unfilled } = simulate(bars, signals, initialCapital, model);
   const metrics = computeMetrics(bars.dates, equity, drawdowns, trades, initialCapital, maxDrawdown);
-  return { equity, drawdowns, trades, metrics, costs_paid: costsPaid };
+  return { equity, drawdowns, trades, metrics, costs_paid: costsPaid, unfilled_entries: unfilled };
 }

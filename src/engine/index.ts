@@ -23,6 +23,6 @@ export {
   type Sizing,
   type TemplateExitReason,
 } from './execution/settings.js';
-export { unfilledEntries, type UnfilledEntries } from './unfilled-entries.js';
+export { oneShareAt, unfilledEntries, type UnfilledEntries } from './unfilled-entries.js';
 export * from './sweep/index.js';
 

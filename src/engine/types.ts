@@ -86,4 +86,6 @@ export interface BacktestRun {
   metrics: BacktestMetrics;
   /** Σ commissions and Σ |fill − reference| × shares over every fill (0 and 0 without costs). */
   costs_paid: CostsPaid;
+  /** Entry signals that acted (the account flat) but whose buy found q = 0: too little cash or budget for one share and its commission. */
+  unfilled_entries: number;
 }

@@ -100,7 +100,7 @@ export class FusedAccount extends Ledger {
     const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, this.first, initialCapital);
     const sharpe = sharpeFromSums(returnSum, returnSquares, last, shift);
     const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
-    return new ColumnarRun(dates, equity, fills, metrics, this.costsPaid());
+    return new ColumnarRun(dates, equity, fills, metrics, this.costsPaid(), this.unfilled);
   }
 }
 

@@ -11,13 +11,15 @@ export class ColumnarRun implements BacktestRun {
   readonly equity: Float64Array;
   readonly metrics: BacktestMetrics;
   readonly costs_paid: CostsPaid;
+  readonly unfilled_entries: number;
   readonly #dates: readonly string[];
   readonly #fills: Fills;
   #drawdowns: Float64Array | undefined;
   #trades: BacktestTrade[] | undefined;
 
-  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics, costsPaid: CostsPaid) {
+  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics, costsPaid: CostsPaid, unfilledEntries: number) {
     this.costs_paid = costsPaid;
+    this.unfilled_entries = unfilledEntries;
     this.#dates = dates;
     this.equity = equity;
     this.#fills = fills;
