@@ -8,6 +8,7 @@
 import {
   defaultParameters,
   fractionArray,
+  oneShareAt,
   moneyArray,
   roundFraction,
   roundFractionOrNull,
@@ -22,7 +23,7 @@ import {
   type UnfilledEntries,
 } from '../engine/index.js';
 import type { DataFeed } from '../market/market-terms.js';
-import type { CostsPaid, ExecutionSettings } from '../engine/execution/settings.js';
+import type { CostsPaid, ExecutionSettings, Sizing } from '../engine/execution/settings.js';
 import type { BenchmarkRun } from '../engine/benchmark/index.js';
 import { roundedCostsPaid, roundedRelative, type BacktestExtras, type BenchmarkBlock, type ExecutionEcho, type RoundedRelative } from './execution-result.js';
 
@@ -53,10 +54,10 @@ export type LegacyTrade = Omit<BacktestTrade, 'commission' | 'exit_reason'> & Pa
 
 export interface UnfilledSignals {
   count: number;
-  /** YYYY-MM-DD of the first attempted fill. */
-  first_fill_date: string;
-  /** The open of that bar: the price of one share, as stored. */
-  share_price: number;
+  /** YYYY-MM-DD of the first attempted fill (left out when the run has trades: some entries were filled). */
+  first_fill_date?: string;
+  /** The open of that bar: the price of one share, as stored (left out with first_fill_date). */
+  share_price?: number;
   message: string;
 }
 
@@ -154,19 +155,39 @@ function legacyTrade(t: BacktestTrade, costed: boolean): LegacyTrade {
 
 /**
  * Why a run with entry signals has no trades: one share cost more than the capital at every attempted fill. The
- * message names the first of those fills, where the price was first too high.
+ * message names the first of those fills, where the price was first too high. With `settings` (the request named
+ * execution settings) the share's cost is its fill price plus its commission, and the budget the sizing's.
  */
-export function unfilledSignals(symbol: string, bars: BarSeries, entries: UnfilledEntries, initialCapital: number): UnfilledSignals {
+export function unfilledSignals(symbol: string, bars: BarSeries, entries: UnfilledEntries, initialCapital: number, settings?: ExecutionSettings): UnfilledSignals {
   const price = bars.open[entries.firstFillBar]!;
   const times = entries.count === 1 ? 'once' : `${entries.count.toLocaleString('en-US')} times`;
+  const share = settings && oneShareAt(bars, entries.firstFillBar, settings);
+  const cost = share ? `${dollars(share.cost)} with slippage and commission` : dollars(price);
   return {
     count: entries.count,
     first_fill_date: bars.dates[entries.firstFillBar]!,
     share_price: price,
     message:
-      `The strategy signalled ${times} but no signal could be filled: one share of ${symbol} cost ${dollars(price)} at the first fill, ` +
-      `more than the ${dollars(initialCapital)} capital.`,
+      `The strategy signalled ${times} but no signal could be filled: one share of ${symbol} cost ${cost} at the first fill, ` +
+      `more than ${settings ? budgetOf(settings.sizing, initialCapital) : `the ${dollars(initialCapital)} capital`}.`,
   };
+}
+
+/** A run with trades whose other entries found too little cash or budget for one share (only when settings are named). */
+export function partlyUnfilledSignals(count: number): UnfilledSignals {
+  const signals = count === 1 ? 'One entry signal' : `${count.toLocaleString('en-US')} entry signals`;
+  return { count, message: `${signals} could not be filled: the cash or the sizing's budget was less than one share and its commission.` };
+}
+
+function budgetOf(sizing: Sizing, initialCapital: number): string {
+  switch (sizing.mode) {
+    case 'percent_of_equity':
+      return `the budget of ${(sizing.value * 100).toLocaleString('en-US', { maximumFractionDigits: 6 })} % of the equity`;
+    case 'fixed_amount':
+      return `the ${dollars(sizing.value)} budget`;
+    default:
+      return `the ${dollars(initialCapital)} capital`;
+  }
 }
 
 function dollars(amount: number): string {

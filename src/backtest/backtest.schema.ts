@@ -111,11 +111,14 @@ export const BacktestResult = Type.Object(
       Type.Object(
         {
           count: Type.Integer({ description: 'Entry signals that came to a fill bar' }),
-          first_fill_date: Type.String({ description: 'YYYY-MM-DD of the first attempted fill' }),
-          share_price: Type.Number({ description: 'The open of that bar: the price of one share, as stored' }),
+          first_fill_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD of the first attempted fill (only when there are no trades)' })),
+          share_price: Type.Optional(Type.Number({ description: 'The open of that bar: the price of one share, as stored (only when there are no trades)' })),
           message: Type.String(),
         },
-        { description: 'Only when there are no trades although the strategy signalled: no signal could buy one whole share' },
+        {
+          description:
+            'When there are no trades although the strategy signalled: no signal could buy one whole share; and, when the request named an execution setting, when some entry signals found too little cash or budget (count and message only)',
+        },
       ),
     ),
     ...executionEchoFields,

@@ -5,7 +5,7 @@ import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { backtestBodyBytes } from './backtest-body.js';
 import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, unfilledEntries, type StrategyTemplate } from '../engine/index.js';
-import { compareTemplates, comparisonResult, legacyBacktestHead, unfilledSignals, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
+import { compareTemplates, comparisonResult, legacyBacktestHead, partlyUnfilledSignals, unfilledSignals, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
 import { refusedByEngine } from './engine-refusal.js';
 import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
 import { benchmarkRun } from '../engine/benchmark/index.js';
@@ -54,7 +54,9 @@ export async function legacyBacktestBody(
       execution.named,
     );
     const unfilled = run.trades.length === 0 ? unfilledEntries(bars, template.id, params) : undefined;
-    if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital);
+    const settings = execution.named ? execution.settings : undefined;
+    if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital, settings);
+    else if (settings && run.unfilled_entries > 0) head.unfilled_signals = partlyUnfilledSignals(run.unfilled_entries);
     if (benchmark && benchmarked) Object.assign(head, backtestExtras(execution.settings, run.costs_paid, run.equity, benchmark.symbol, benchmarked));
     return backtestBodyBytes(head, { dates: bars.dates, equity: run.equity, drawdowns: run.drawdowns }, serialize);
   });

@@ -171,6 +171,25 @@ describeEachDialect('execution settings over HTTP', (database) => {
     }
   });
 
+  it('says why no signal could be filled under costs, and how many could not when some were', async () => {
+    // One share at 01-03's open of 100 costs 100 + max(5, 0) = 105 with its commission: more than the 100 capital.
+    const none = (await backtest({ ...HAND, initial_capital: 100, costs: { commission_min: 5 } })).json();
+    expect(none.trades).toEqual([]);
+    expect(none.unfilled_signals).toEqual({
+      count: 1,
+      first_fill_date: '2024-01-03',
+      share_price: 100,
+      message: 'The strategy signalled once but no signal could be filled: one share of HND cost $105.00 with slippage and commission at the first fill, more than the $100.00 capital.',
+    });
+    // A $1,500 budget buys SPX while it trades below 1,500 (to 2012), not after: trades, and the later entries unfilled.
+    const some = (await backtest({ ...SPX, strategy: 'sma_crossover', sizing: { mode: 'fixed_amount', value: 1500 } })).json();
+    expect(some.trades.length).toBeGreaterThan(0);
+    expect(some.unfilled_signals).toEqual({ count: expect.any(Number), message: expect.stringMatching(/^\d+ entry signals could not be filled: the cash or the sizing's budget was less than one share and its commission\.$/) });
+    expect(some.unfilled_signals.count).toBeGreaterThan(0);
+    // Without settings named, a run with trades has no such field (the body as before).
+    expect((await backtest({ ...SPX, strategy: 'sma_crossover' })).json()).not.toHaveProperty('unfilled_signals');
+  });
+
   it('values a second symbol as the benchmark on the backtest’s dates, carrying its last close over a date it lacks', async () => {
     const body = (await backtest({ ...HAND, benchmark: 'HNB' })).json();
     // 10,000 × close / 50 on 01-02, 01-03, 01-04 (no bar: 01-03's 55 carries), 01-05; 12-29 comes before the backtest.
