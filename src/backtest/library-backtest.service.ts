@@ -20,7 +20,6 @@ import { benchmarkRun } from '../engine/benchmark/index.js';
 import { benchmarkBars, type LoadedBenchmark } from './benchmark-bars.js';
 import { executionKey, libraryExits, requestedExecution } from './execution-request.js';
 import { backtestExtras } from './execution-result.js';
-import { libraryCostsPaid } from './library-costs-paid.js';
 import { refusedByEngine } from './engine-refusal.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
 
@@ -92,8 +91,7 @@ export async function libraryBacktestBody(
     const head = libraryBacktestHead(Number(strategy.id), result, execution.named);
     if (benchmark) {
       const benchmarked = refusedByEngine(() => benchmarkRun(benchmark.symbol, result.dates, benchmark.bars, capital));
-      const costsPaid = libraryCostsPaid(result.trades, (symbol) => inputs.find((input) => input.symbol === symbol)!.bars);
-      Object.assign(head, backtestExtras({ ...execution.settings, exits }, costsPaid, result.equity, benchmark.symbol, benchmarked));
+      Object.assign(head, backtestExtras({ ...execution.settings, exits }, result.costs_paid, result.equity, benchmark.symbol, benchmarked));
     }
     return backtestBodyBytes(head, series, serialize);
   });
