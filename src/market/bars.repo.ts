@@ -93,3 +93,13 @@ export async function hasBarAfter(db: DbOrTx, symbol: string, date: string): Pro
   const row = await db.selectFrom('bars').select('date').where('symbol', '=', symbol).where('date', '>', date).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** How many bars of `symbol` are stored and the dates of the first and the last (null dates when none). */
+export async function storedRange(db: DbOrTx, symbol: string): Promise<{ bars: number; first: string | null; last: string | null }> {
+  const row = await db
+    .selectFrom('bars')
+    .select((eb) => [eb.fn.countAll<number>().as('bars'), eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+    .where('symbol', '=', symbol)
+    .executeTakeFirstOrThrow();
+  return { bars: Number(row.bars), first: row.first ?? null, last: row.last ?? null };
+}
