@@ -170,16 +170,26 @@ describeEachDialect('options settlement at expiry (the job)', (database) => {
     for (const user of [first, second]) expect((await ordersOf(user)).filter((order) => order.settlement !== null)).toHaveLength(1);
   });
 
-  it('two runs racing on the same contracts settle each user once', async () => {
+  it('two instances on one database racing on the same contracts settle each user once', async () => {
     const CALL = 'IWM260417C00440000';
-    const users = await Promise.all([0, 1, 2].map(() => holding('IWM', [{ legs: [leg(CALL, 'buy')], qty: 1, net_price: 100 }])));
+    const users: LibraryUser[] = [];
+    for (let i = 0; i < 3; i += 1) users.push(await holding('IWM', [{ legs: [leg(CALL, 'buy')], qty: 1, net_price: 100 }]));
     // (441.25 − 440) × 100 = 125.00 each.
     await seedBars(db(), clock, 'IWM', [bar('2026-04-17', 441.25)]);
     clock.set('2026-04-18T15:00:00.000Z');
     const before = await Promise.all(users.map(books));
-    const runs = await Promise.all([settleNow(), settleNow()]);
-    expect(runs[0]!.settled + runs[1]!.settled).toBe(3);
+    // PostgreSQL: a second pool, as a second instance has. SQLite: one handle (two processes on one file are refused;
+    // two handles in one process would block each other's synchronous busy wait).
+    const other = database().dialect === 'postgres' ? database().openAnother() : null;
+    try {
+      const otherDb = other?.db ?? db();
+      const runs = await Promise.all([settleNow(), settleExpiredOptions({ db: otherDb, dialect: database().dialect, clock, logger: quiet, marketData: null })]);
+      expect(runs[0]!.settled + runs[1]!.settled).toBe(3);
+    } finally {
+      await other?.close();
+    }
     expect((await Promise.all(users.map(books))).map((b) => b.cash)).toEqual(before.map((b) => b.cash + 12_500));
+    for (const user of users) expect((await ordersOf(user)).filter((order) => order.settlement !== null)).toHaveLength(1);
   });
 
   it('an expiry close the store lacks is asked of the provider; while it is down the contracts wait, then settle', async () => {
