@@ -80,6 +80,14 @@ describeEachDialect('fetch-bars: the store filled from the provider, symbol by s
     ]);
   });
 
+  it('a provider that cannot be reached fails every symbol with provider_unreachable and stores nothing', async () => {
+    const quiet = pino({ level: 'silent' });
+    const closed = marketDataProviderFor(testConfig({ MARKET_DATA_PROVIDER: 'yahoo', YAHOO_BASE_URL: 'http://127.0.0.1:1' }), { clock, logger: quiet })!;
+    const outcomes = await fetchBarsInto(db(), clock, closed, { symbols: ['AAPL', 'MSFT'], progressStream: lines().stream });
+    expect(outcomes.map((outcome) => (outcome.ok ? 'ok' : outcome.error))).toEqual(['provider_unreachable', 'provider_unreachable']);
+    expect(await db().selectFrom('symbols').selectAll().execute()).toEqual([]);
+  });
+
   it('again: asks only for the days after the last stored one; --from asks from that date', async () => {
     answerByTicker(fake);
     await fetchBarsInto(db(), clock, provider, { symbols: ['AAPL'], progressStream: lines().stream });
