@@ -10,7 +10,7 @@ import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
 
 /** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
-const PROVIDER_HISTORY_START = '1990-01-01';
+export const PROVIDER_HISTORY_START = '1990-01-01';
 
 export interface MarketDataDeps {
   readonly db: Db;
