@@ -137,6 +137,22 @@ describeEachDialect('schema', (db, dialect) => {
     ).rejects.toThrow();
   });
 
+  it('0013 keeps a strategy’s trailing stop a fraction in (0, 1), null by default', async () => {
+    const { db: kysely } = db().handle;
+    const userId = newId();
+    const now = new Date().toISOString();
+    await kysely.insertInto('users').values({ id: userId, email: 'trail@example.com', role: 'user', created_at: now, webauthn_user_id: 'handle-trail' }).execute();
+    const strategy = (trailing?: number) =>
+      kysely
+        .insertInto('strategies')
+        .values({ user_id: userId, name: 't', strategy_type: 'equity_long', created_at: now, updated_at: now, ...(trailing === undefined ? {} : { exit_trailing_stop_pct: trailing }) })
+        .returning(['exit_trailing_stop_pct'])
+        .executeTakeFirstOrThrow();
+    expect(await strategy()).toEqual({ exit_trailing_stop_pct: null });
+    expect(await strategy(0.25)).toEqual({ exit_trailing_stop_pct: 0.25 });
+    for (const outside of [0, 1, -0.1, 1.5]) await expect(strategy(outside)).rejects.toThrow();
+  });
+
   it('reads timestamps, dates, booleans and auto-increment ids back the same way on every dialect', async () => {
     const { db: kysely } = db().handle;
     const userId = newId();
