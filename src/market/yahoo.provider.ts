@@ -2,10 +2,11 @@ import YahooFinance from 'yahoo-finance2';
 import type { ChartResultArray } from 'yahoo-finance2/modules/chart';
 import type { FastifyBaseLogger } from 'fastify';
 import type { YahooConfig } from '../platform/config.js';
-import type { Clock } from '../platform/clock.js';
+import { DAY, type Clock } from '../platform/clock.js';
 import { AppError, NotFound, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { adjustedBy } from './csv-bars.js';
+import type { ProviderPrice } from './market-data-provider.js';
 import { nextDay } from './market-terms.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 
@@ -19,13 +20,20 @@ export interface YahooDeps {
 /** Daily bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), adjusted for splits and dividends. */
 export type YahooDailyBars = (symbol: string, from: string, to: string) => Promise<Bar[]>;
 
+/** The client both calls share: the chart endpoint through our transport. */
+export interface YahooClient {
+  readonly dailyBars: YahooDailyBars;
+  /** The symbol's latest price and when it was made: the chart's `meta.regularMarketPrice` and `regularMarketTime`. */
+  readonly latestPrice: (symbol: string) => Promise<ProviderPrice>;
+}
+
 /**
  * Yahoo Finance daily bars through yahoo-finance2's `chart()` (which needs no cookie or crumb). The library builds
  * the request and checks the answer's shape; its `fetch` option is our transport, which sends the request to
  * `YAHOO_BASE_URL` instead of Yahoo's host, bounds it by `YAHOO_TIMEOUT_MS` and turns Yahoo's HTTP statuses into
  * our errors.
  */
-export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
+export function createYahooClient(deps: YahooDeps): YahooClient {
   const client = new YahooFinance({
     fetch: transport(deps.config),
     // After a shape error it would ask registry.npmjs.org for a newer version: never call out beyond YAHOO_BASE_URL.
@@ -33,15 +41,26 @@ export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
     validation: { logErrors: false },
     logger: quietLogger(deps.logger),
   });
-  return async (symbol, from, to) => {
-    let result: ChartResultArray;
+  const chart = async (symbol: string, from: string, to: string): Promise<ChartResultArray> => {
     try {
       // period2 is exclusive and a session is stamped at its opening time: the day after `to` takes in `to`.
-      result = await client.chart(symbol, { period1: from, period2: nextDay(to), interval: '1d', events: 'div|split' });
+      return await client.chart(symbol, { period1: from, period2: nextDay(to), interval: '1d', events: 'div|split' });
     } catch (error) {
       throw providerError(error, deps.config.timeoutMs);
     }
-    return completedSessions(result, deps.clock.now());
+  };
+  return {
+    dailyBars: async (symbol, from, to) => completedSessions(await chart(symbol, from, to), deps.clock.now()),
+    // The chart's meta carries the latest price whatever the period: the last week's daily bars keep the answer small.
+    latestPrice: async (symbol) => {
+      const now = deps.clock.now();
+      const { meta } = await chart(symbol, new Date(now.getTime() - 7 * DAY).toISOString().slice(0, 10), now.toISOString().slice(0, 10));
+      const price = meta.regularMarketPrice;
+      if (!(Number.isFinite(price) && price > 0) || Number.isNaN(meta.regularMarketTime.getTime())) {
+        throw new BadGateway('provider_bad_response', `Yahoo Finance answered no usable latest price for ${symbol}.`);
+      }
+      return { price, at: meta.regularMarketTime.toISOString() };
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseBarsCsv } from '../../src/market/csv-bars.js';
-import { createYahooDailyBars, type YahooDailyBars } from '../../src/market/yahoo.provider.js';
+import { createYahooClient, type YahooDailyBars } from '../../src/market/yahoo.provider.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startFakeYahoo, YAHOO_NOT_FOUND, yahooChart, yahooDay } from './fake-yahoo.js';
 
@@ -13,7 +13,7 @@ describe('Yahoo Finance adapter: yahoo-finance2 chart() against a local server',
 
   beforeAll(async () => {
     fake = await startFakeYahoo();
-    dailyBars = createYahooDailyBars({ config: { baseUrl: fake.url, timeoutMs: 300 }, clock, logger: quiet });
+    dailyBars = createYahooClient({ config: { baseUrl: fake.url, timeoutMs: 300 }, clock, logger: quiet }).dailyBars;
   });
   afterAll(async () => {
     await fake.close();
@@ -69,7 +69,7 @@ describe('Yahoo Finance adapter: yahoo-finance2 chart() against a local server',
   it('is 502 provider_unreachable when nothing listens at YAHOO_BASE_URL', async () => {
     const gone = await startFakeYahoo();
     await gone.close();
-    const unreachable = createYahooDailyBars({ config: { baseUrl: gone.url, timeoutMs: 300 }, clock, logger: quiet });
+    const unreachable = createYahooClient({ config: { baseUrl: gone.url, timeoutMs: 300 }, clock, logger: quiet }).dailyBars;
     await expect(unreachable('AAPL', '2025-12-29', '2026-01-02')).rejects.toMatchObject({ status: 502, code: 'provider_unreachable' });
   });
 });
