@@ -50,6 +50,12 @@ export async function listRestingOrdersOn(db: DbOrTx, symbol: string): Promise<O
     .execute();
 }
 
+/** The symbols with resting equity orders, alphabetical. */
+export async function listRestingSymbols(db: DbOrTx): Promise<string[]> {
+  const rows = await db.selectFrom('orders').select('symbol').distinct().where('asset_class', '=', 'equity').where('status', '=', 'accepted').orderBy('symbol').execute();
+  return rows.map((row) => row.symbol);
+}
+
 /** Fills a resting order at a bar's price (`price_at` the bar's date); false when it no longer rests (canceled or filled meanwhile). */
 export async function markFilled(db: DbOrTx, id: string, fill: { fill_price: number; filled_at: string; price_at: string }): Promise<boolean> {
   const result = await db
