@@ -50,7 +50,7 @@ export function ClosePosition(props: { symbol: string; qty: number; onDone: (out
       onDelete={close}
       onKeep={() => setConfirming(false)}
     >
-      Sell all {what} at the market price shown for {props.symbol} in the ticket? It is an order like any other: the cooldown and your strategy’s rules apply.
+      Sell all {what} at the market price? An order like any other: the cooldown applies.
     </ConfirmDelete>
   );
 }
