@@ -10,7 +10,7 @@ import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
 import { alpacaMinuteBars, startFakeAlpaca } from '../market/fake-alpaca.js';
 import { startFakeYahoo, YAHOO_NOT_FOUND, yahooChart, yahooDay } from '../market/fake-yahoo.js';
-import { libraryUser } from '../strategies/library-kit.js';
+import { createStrategy, libraryUser } from '../strategies/library-kit.js';
 import { bar, ORDERS, orderRows, placeOrder, portfolioOf, seedBars, stateOf } from './trading-kit.js';
 
 const QUOTE = '/api/trade-window/quote';
@@ -105,6 +105,26 @@ describeEachDialect('paper fills at fresh prices (fake Yahoo and Alpaca)', (data
     expect((await orderRows(db(), user.userId)).map((row) => [row.symbol, row.status, row.reject_reason])).toEqual([['NOPEQ', 'rejected', 'no_price']]);
     expect((await user.client.get(`${QUOTE}?symbol=NOPEQ`)).json()).toMatchObject({ error: 'no_price' });
     expect((await user.client.get(`${QUOTE}?symbol=bad!`)).statusCode).toBe(400);
+  });
+
+  it('enforcement judges a market order at the delayed price it fills at, not the older stored close', async () => {
+    const enforcing = await buildTestApp(database().handle, {
+      clock,
+      env: { MARKET_DATA_PROVIDER: 'yahoo', YAHOO_BASE_URL: yahoo.url, YAHOO_TIMEOUT_MS: '2000', FLAG_TRADE_WINDOW_COMPLIANCE_ENFORCEMENT: '1' },
+    });
+    try {
+      const user = await libraryUser(enforcing, db());
+      const capped = await createStrategy(user, { name: 'YQE up to $300', strategy_type: 'equity_long', entry_symbol_allowlist: 'YQE', entry_max_position_size: 300 });
+      await seedBars(db(), clock, 'YQE', [bar('2026-03-09', 90)], 'yahoo');
+      yahoo.answer(() => ({ status: 200, body: yahooChart('YQE', [yahooDay('2026-03-09', 90)], '2026-03-10T15:00:00Z', { price: 101.37, at: '2026-03-10T14:58:00Z' }) }));
+      // 3 × 90 = 270 would pass; 3 × 101.37 = 304.11, what it would cost, does not.
+      const refused = await placeOrder(user.client, { symbol: 'YQE', side: 'buy', qty: 3, strategy_id: capped.id });
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json()).toMatchObject({ error: 'compliance_violation', violations: [{ rule: 'max_position_size' }] });
+      expect((await placeOrder(user.client, { symbol: 'YQE', side: 'buy', qty: 2, strategy_id: capped.id })).json()).toMatchObject({ status: 'filled', fill_price: 101.37 });
+    } finally {
+      await enforcing.close();
+    }
   });
 
   it('Alpaca: the close of the newest minute bar up to 15 minutes ago, its time capped at that line', async () => {
