@@ -21,6 +21,7 @@ import { refuseRequestsWhileClosing } from './platform/http/closing-refusal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { configuredMarketData } from './configured-market-data.js';
+import { barsRoutes } from './market/bars.routes.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   });
   const marketData = configuredMarketData(platform, app.log);
   await app.register(symbolsRoutes(platform.db));
+  await app.register(barsRoutes(marketData.cache));
   await app.register(dataFeedsRoutes(config.alpaca));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
