@@ -2,6 +2,8 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { Notice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { ExecutionFields } from './execution-fields';
+import { DEFAULT_EXECUTION_INPUTS, type ExecutionInputs } from './execution-inputs';
 import { MarketFields } from './market-fields';
 import { DEFAULT_MARKET_INPUTS, type MarketInputs } from './market-inputs';
 import { ResultsSection, RunActions } from './run-section';
@@ -9,12 +11,17 @@ import type { StrategyTemplate } from './types';
 import { useRun, type Run } from './use-run';
 import { useTemplates } from './use-templates';
 
-/** What the lab and the comparison both hold: the template catalogue, the market inputs, the run and the form. */
+/**
+ * What the lab, the comparison and Optimize all hold: the template catalogue, the market inputs, the execution
+ * settings ("Costs and sizing"), the run and the form.
+ */
 export interface LabForm<R> {
   readonly templates: readonly StrategyTemplate[] | undefined;
   readonly catalogueError: string | undefined;
   readonly market: MarketInputs;
   readonly setMarket: (next: MarketInputs) => void;
+  readonly execution: ExecutionInputs;
+  readonly setExecution: (next: ExecutionInputs) => void;
   readonly run: Run<R>;
   readonly form: RefObject<HTMLFormElement | null>;
 }
@@ -23,10 +30,11 @@ export interface LabForm<R> {
 export function useLabForm<R>(): LabForm<R> {
   const { templates, error: catalogueError } = useTemplates();
   const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
+  const [execution, setExecution] = useState<ExecutionInputs>(DEFAULT_EXECUTION_INPUTS);
   const run = useRun<R>();
   const form = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(form, run.refusals);
-  return { templates, catalogueError, market, setMarket, run, form };
+  return { templates, catalogueError, market, setMarket, execution, setExecution, run, form };
 }
 
 /**
@@ -49,8 +57,8 @@ function settleErrorOf(event: Event, run: Run<unknown>, typed: boolean): void {
 }
 
 /**
- * A lab page: heading and introduction, the form (market fields, then the page's template fields, the submit
- * row) and the results. `id` prefixes the ids of the form's error (`{id}-form-error`) and of the results heading.
+ * A lab page: heading and introduction, the form (market fields, then the page's template fields, "Costs and
+ * sizing", the submit row) and the results. `id` prefixes the ids of the form's error (`{id}-form-error`) and of the results heading.
  */
 export function LabFormPage<R>(props: {
   id: string;
@@ -91,6 +99,7 @@ export function LabFormPage<R>(props: {
           <MarketFields value={lab.market} errors={run.errors.fields} onChange={lab.setMarket} />
         </div>
         {props.templateFields ?? (!lab.catalogueError && <p class="muted">Loading the strategy templates…</p>)}
+        <ExecutionFields value={lab.execution} errors={run.errors.fields} onChange={lab.setExecution} />
         <RunActions id={formErrorId} formError={run.errors.form} running={run.running} disabled={props.disabled} {...props.submit} />
       </form>
       <ResultsSection id={`${props.id}-results-heading`} running={run.running} stale={run.stale} result={run.result} status={props.status} empty={props.empty}>

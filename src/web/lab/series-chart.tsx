@@ -21,6 +21,8 @@ export function SeriesChart(props: {
   kind: 'equity' | 'drawdown';
   formatValue: (value: number) => string;
   class?: string;
+  /** A legend of the lines under the chart (its own when several lines need naming). */
+  legend?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const captionId = useId();
@@ -49,6 +51,7 @@ export function SeriesChart(props: {
         {props.caption}
       </figcaption>
       <div class="chart__canvas" ref={box} role="img" aria-labelledby={captionId} aria-describedby={summaryId} />
+      {props.legend && <ChartLegend lines={lines} />}
       <p id={summaryId} class="chart__summary muted">
         {props.summary}
       </p>
@@ -56,7 +59,8 @@ export function SeriesChart(props: {
   );
 }
 
-function chartOptions(kind: 'equity' | 'drawdown', formatValue: (value: number) => string) {
+/** The look every lab chart shares; `drawdown` keeps little room above 0. */
+export function chartOptions(kind: 'equity' | 'drawdown', formatValue: (value: number) => string) {
   return {
     autoSize: true,
     // The logo injects a <style> element, which the app's CSP (style-src 'self') refuses; the page credits
@@ -96,4 +100,18 @@ function addLine(chart: IChartApi, kind: 'equity' | 'drawdown', line: ChartLine,
     return;
   }
   chart.addSeries(LineSeries, { ...common, color: line.color, lineWidth: 2 }).setData(data);
+}
+
+/** The lines' names beside their colours. */
+export function ChartLegend(props: { lines: readonly ChartLine[] }) {
+  return (
+    <ul class="legend" aria-label="Legend">
+      {props.lines.map((line) => (
+        <li key={line.name}>
+          <span class="legend__swatch" style={{ backgroundColor: line.color }} aria-hidden="true" />
+          {line.name}
+        </li>
+      ))}
+    </ul>
+  );
 }
