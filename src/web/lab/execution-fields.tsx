@@ -1,7 +1,7 @@
 import { SelectField, TextField, formInputs } from '../ui/form';
 import { COST_PRESETS, CUSTOM_PRESET, presetOf, SIZING_MODES, withPreset, type ExecutionInputs } from './execution-inputs';
 
-const PRESET_CHOICES = [...COST_PRESETS.map((preset) => ({ value: preset.id, label: preset.label })), { value: CUSTOM_PRESET, label: 'Custom (the fields below)' }];
+const PRESET_CHOICES = [...COST_PRESETS.map((preset) => ({ value: preset.id, label: preset.label })), { value: CUSTOM_PRESET, label: 'Custom' }];
 
 const SIZING_VALUE: Readonly<Record<Exclude<ExecutionInputs['sizing_mode'], 'all_in'>, { label: string; hint: string }>> = {
   percent_of_equity: { label: 'Percent of equity (%)', hint: 'Each buy commits this share of the equity at the signal’s close, such as 25.' },

@@ -2,7 +2,7 @@ import { CandlestickSeries, createChart, createSeriesMarkers, type CandlestickDa
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { api, describeError } from '../api';
 import { formatCount, formatMoney } from '../ui/format';
-import { chartOptions } from './series-chart';
+import { chartOptions, fittedWhole } from './series-chart';
 import type { BacktestTrade } from './types';
 
 /** `GET /api/symbols/:symbol/bars`: the stored bars of a period as columns (docs/market-data.md). */
@@ -18,7 +18,8 @@ export interface BarColumns {
 const UP = '#1a7f37';
 const DOWN = '#b42318';
 const BUY = '#1f5fbf';
-const SELL = '#b42318';
+/** Okabe–Ito orange: apart from the candles' red and green. */
+const SELL = '#E69F00';
 /** Above this many fills the markers lose their words: arrows alone stay readable over twenty years. */
 const WORDED_MARKERS = 120;
 
@@ -71,15 +72,10 @@ export function PriceChart(props: { symbol: string; startDate: string; endDate: 
     });
     const data: CandlestickData<Time>[] = bars.dates.map((time, index) => ({ time, open: bars.open[index]!, high: bars.high[index]!, low: bars.low[index]!, close: bars.close[index]! }));
     candles.setData(data);
-    createSeriesMarkers(candles, markers);
-    const timeScale = chart.timeScale();
-    const fit = () => timeScale.fitContent();
-    timeScale.subscribeSizeChange(fit);
-    fit();
-    return () => {
-      timeScale.unsubscribeSizeChange(fit);
-      chart.remove();
-    };
+    // Not scaled to the markers: over twenty years they crowd the compressed bars and the markers' room pushed the
+    // scale down to $0, flattening the candles; the scale's 10 % margins leave them room enough.
+    createSeriesMarkers(candles, markers, { autoScale: false });
+    return fittedWhole(chart);
   }, [bars, markers]);
 
   const buys = trades.filter((trade) => trade.type === 'BUY').length;

@@ -33,16 +33,7 @@ export function SeriesChart(props: {
     if (!box.current) return;
     const chart = createChart(box.current, chartOptions(kind, formatValue));
     for (const line of lines) addLine(chart, kind, line, dates);
-    // The canvas gets its size from autoSize after this runs: fit the whole period again whenever the width
-    // changes (a result chart is read whole; zooming in is a detail view).
-    const timeScale = chart.timeScale();
-    const fit = () => timeScale.fitContent();
-    timeScale.subscribeSizeChange(fit);
-    fit();
-    return () => {
-      timeScale.unsubscribeSizeChange(fit);
-      chart.remove();
-    };
+    return fittedWhole(chart);
   }, [dates, lines, kind, formatValue]);
 
   return (
@@ -57,6 +48,21 @@ export function SeriesChart(props: {
       </p>
     </figure>
   );
+}
+
+/**
+ * Fits the whole period now and whenever the width changes (the canvas gets its size from autoSize after the
+ * chart is made; a result chart is read whole, zooming in is a detail view). Returns what removes the chart.
+ */
+export function fittedWhole(chart: IChartApi): () => void {
+  const timeScale = chart.timeScale();
+  const fit = () => timeScale.fitContent();
+  timeScale.subscribeSizeChange(fit);
+  fit();
+  return () => {
+    timeScale.unsubscribeSizeChange(fit);
+    chart.remove();
+  };
 }
 
 /** The look every lab chart shares; `drawdown` keeps little room above 0. */
