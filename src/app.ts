@@ -23,6 +23,7 @@ import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { createMarketData } from './market/market-data.service.js';
 import { marketDataProviderFor } from './market/market-data-provider.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
+import { createSymbolSearch } from './market/symbols.service.js';
 import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
@@ -123,15 +124,16 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     onCredentialsReset: async (trx, userId) => (await cancelRestingOrdersOf(trx, platform, userId, 'credentials_reset')).length,
   });
   // Bars fetched from the provider may fill resting limit orders: market announces, trading listens.
+  const provider = marketDataProviderFor(config, { clock: platform.clock, logger: app.log });
   const marketData = createMarketData({
     db: platform.db,
     clock: platform.clock,
     logger: app.log,
-    provider: marketDataProviderFor(config, { clock: platform.clock, logger: app.log }),
+    provider,
     onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
   });
-  await app.register(symbolsRoutes(platform.db));
-  await app.register(dataFeedsRoutes(config.alpaca));
+  await app.register(symbolsRoutes(createSymbolSearch({ db: platform.db, clock: platform.clock, logger: app.log, provider })));
+  await app.register(dataFeedsRoutes(provider?.realTime === true));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
