@@ -77,6 +77,32 @@ describeInBrowser('any ticker, through the local fake Yahoo Finance, in Chromium
     const orders = await server.app.platform.db.selectFrom('orders').select(['symbol', 'side', 'qty', 'status']).execute();
     expect(orders).toEqual([{ symbol: 'AAPL', side: 'buy', qty: 5, status: 'filled' }]);
     await shot('paper-order-filled');
+
+    // The comparison says where the demo SPX ends, for the period of the issue's example.
+    await page.goto(`${server.origin}/compare`);
+    await page.getByRole('heading', { name: 'Compare strategies', level: 1 }).waitFor();
+    await page.locator('.symbol-status').getByText('SPX, demo data, 2000-01-03 to 2020-04-17').waitFor();
+    await page.getByLabel('Start date').fill('2019-01-01');
+    await page.getByLabel('End date').fill('2024-12-31');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.locator('.results').getByText('You asked for 2019-01-01 to 2024-12-31; the data ends 2020-04-17.').waitFor();
+
+    // So does a library backtest, naming the symbol whose data clips when there are several.
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/strategies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Both', strategy_type: 'equity_long', entry_symbol_allowlist: 'SPX,AAPL' }),
+      });
+      return (await response.json()) as { id: number };
+    });
+    await page.goto(`${server.origin}/library/backtest?id=${created.id}`);
+    await page.getByRole('heading', { name: 'Backtest a strategy', level: 1 }).waitFor();
+    await page.getByLabel('Start date').fill('2019-01-01');
+    await page.getByLabel('End date').fill('2025-12-31');
+    await page.getByRole('button', { name: 'Run backtest' }).click();
+    await page.locator('.results').getByText("You asked for 2019-01-01 to 2025-12-31; AAPL's data starts 2025-09-01; SPX's data ends 2020-04-17.").waitFor();
+    await shot('library-clip-notice');
     expect(browser.errors).toEqual([]);
-  });
+  }, 90_000);
 });
