@@ -98,6 +98,8 @@ describeInBrowser('any ticker, through the local fake Yahoo Finance, in Chromium
     });
     await page.goto(`${server.origin}/library/backtest?id=${created.id}`);
     await page.getByRole('heading', { name: 'Backtest a strategy', level: 1 }).waitFor();
+    const statuses = page.locator('#library-symbols-status li');
+    await expect.poll(() => statuses.allInnerTexts()).toEqual(['SPX, demo data, 2000-01-03 to 2020-04-17', 'AAPL, from Yahoo Finance, 2025-09-01 to 2025-12-31']);
     await page.getByLabel('Start date').fill('2019-01-01');
     await page.getByLabel('End date').fill('2025-12-31');
     await page.getByRole('button', { name: 'Run backtest' }).click();

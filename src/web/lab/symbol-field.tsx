@@ -1,6 +1,6 @@
 import { Field } from '../ui/form';
 import { symbolStatus } from './symbol-words';
-import { useSymbolSearch } from './use-symbol-search';
+import { useSymbolSearch, type SymbolSearchState } from './use-symbol-search';
 
 /**
  * A ticker input whose suggestions come from `GET /api/symbols?q=` as the user types (debounced), through a
@@ -19,9 +19,7 @@ export function SymbolField(props: {
 }) {
   const query = props.value.trim();
   const search = useSymbolSearch(query, props.refresh);
-  const typed = query.toUpperCase();
-  const answered = search.answered !== undefined && search.answered.toUpperCase() === typed;
-  const status = answered ? symbolStatus(typed, search.entries.find((entry) => entry.symbol === typed), search.provider) : undefined;
+  const status = statusOf(query, search);
   const hint =
     props.hint ??
     (search.provider === undefined || search.provider === 'none'
@@ -56,4 +54,30 @@ export function SymbolField(props: {
       )}
     </Field>
   );
+}
+
+/** What the search says of the ticker `query`, once it has answered for exactly that query. */
+function statusOf(query: string, search: SymbolSearchState): string | undefined {
+  const typed = query.toUpperCase();
+  if (search.answered === undefined || search.answered.toUpperCase() !== typed) return undefined;
+  return symbolStatus(typed, search.entries.find((entry) => entry.symbol === typed), search.provider);
+}
+
+/** Shown under a field of several tickers: at most this many are looked up. */
+const MAX_LISTED = 5;
+
+/** For a field of several tickers (a library backtest's): what the server has of each, one line a ticker. */
+export function SymbolsStatus(props: { id: string; symbols: readonly string[] }) {
+  return (
+    <ul class="field__hint symbol-status symbol-status--list" id={props.id} aria-live="polite">
+      {props.symbols.slice(0, MAX_LISTED).map((symbol) => (
+        <SymbolStatusLine key={symbol} symbol={symbol} />
+      ))}
+    </ul>
+  );
+}
+
+function SymbolStatusLine(props: { symbol: string }) {
+  const status = statusOf(props.symbol, useSymbolSearch(props.symbol));
+  return status ? <li>{status}</li> : null;
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatPercent } from '../ui/format';
 import { DataClipNotice } from '../lab/data-clip-notice';
+import { SymbolsStatus } from '../lab/symbol-field';
 import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
 import { ResultsSection, RunActions } from '../lab/run-section';
 import { Link, useLocation } from '../router';
@@ -100,14 +101,18 @@ function BacktestForm(props: { strategy: StrategyView }) {
       )}
       <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
         <div class="form-grid wide">
-          <TickerField
-            label="Symbols"
-            name="symbols"
-            hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
-            value={inputs.symbols}
-            error={errors.symbols}
-            onValue={(typed) => set('symbols', typed)}
-          />
+          {/* One cell of the grid: the tickers, and under them what the server has of each. */}
+          <div>
+            <TickerField
+              label="Symbols"
+              name="symbols"
+              hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
+              value={inputs.symbols}
+              error={errors.symbols}
+              onValue={(typed) => set('symbols', typed)}
+            />
+            <SymbolsStatus id="library-symbols-status" symbols={normaliseSymbols(inputs.symbols)} />
+          </div>
           <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
           <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
