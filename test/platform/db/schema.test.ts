@@ -34,7 +34,7 @@ describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0012_option_settlement']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));
@@ -54,7 +54,7 @@ describeEachDialect('schema', (db, dialect) => {
         .insertInto('symbols')
         .values([{ symbol: 'SPX', name: 'S&P 500 Index', created_at }, { symbol: 'AAPL', name: 'AAPL', created_at }])
         .execute();
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0010_bar_sources']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0010'));
       const sources = await fresh.handle.db.selectFrom('symbols').select(['symbol', 'bars_source']).orderBy('symbol').execute();
       expect(sources).toEqual([{ symbol: 'AAPL', bars_source: 'import' }, { symbol: 'SPX', bars_source: 'demo' }]);
       await expect(fresh.handle.db.updateTable('symbols').set({ bars_source: 'elsewhere' as never }).execute()).rejects.toThrow();
