@@ -92,14 +92,18 @@ export async function storedAmong(db: DbOrTx, symbols: readonly string[], query:
   return rows.map((row) => ({ ...row, matches: Number(row.matches) === 1 }));
 }
 
-/** Name, source and the first and last bar's dates; each date one index probe of `bars (symbol, date)`. */
+/**
+ * Name, source and the first and last bar's dates; each date one index probe of `bars (symbol, date)`. Written as
+ * `order by … limit 1` in plain SQL: on SQLite it took half the time of `min`/`max` built with Kysely's subquery
+ * builder (74 against 123 µs for the demo set's search, whose bars-less form takes 43).
+ */
 function storedSymbols(db: DbOrTx) {
-  return db.selectFrom('symbols').select((eb) => [
+  return db.selectFrom('symbols').select([
     'symbols.symbol',
     'symbols.name',
     'symbols.bars_source as source',
-    eb.selectFrom('bars').whereRef('bars.symbol', '=', 'symbols.symbol').select((bars) => bars.fn.min<string>('bars.date').as('first')).as('first_date'),
-    eb.selectFrom('bars').whereRef('bars.symbol', '=', 'symbols.symbol').select((bars) => bars.fn.max<string>('bars.date').as('last')).as('last_date'),
+    sql<string | null>`(select bars.date from bars where bars.symbol = symbols.symbol order by bars.date limit 1)`.as('first_date'),
+    sql<string | null>`(select bars.date from bars where bars.symbol = symbols.symbol order by bars.date desc limit 1)`.as('last_date'),
   ]);
 }
 

@@ -12,7 +12,8 @@ const SymbolQuery = Type.Object(
   },
 );
 
-const BarsSource = Type.Union([Type.Literal('demo'), Type.Literal('import'), Type.Literal('alpaca'), Type.Literal('yahoo')], {
+// An enum, not a union of literals: the response serializer would check each row against every branch of a union.
+const BarsSource = Type.Enum(['demo', 'import', 'alpaca', 'yahoo'], {
   description: "Where the stored bars came from; for a symbol not stored, the provider that fetches them at its first backtest",
 });
 
