@@ -16,10 +16,12 @@ export function SymbolField(props: {
   hint?: string;
   /** A new value searches again: a run may have fetched the ticker. */
   refresh?: unknown;
+  /** What the ticker is typed for: a backtest (the default) fetches a ticker not stored, an order does not. */
+  purpose?: 'backtest' | 'order';
 }) {
   const query = props.value.trim();
   const search = useSymbolSearch(query, props.refresh);
-  const status = statusOf(query, search);
+  const status = statusOf(query, search, props.purpose);
   const hint =
     props.hint ??
     (search.provider === undefined || search.provider === 'none'
@@ -57,10 +59,10 @@ export function SymbolField(props: {
 }
 
 /** What the search says of the ticker `query`, once it has answered for exactly that query. */
-function statusOf(query: string, search: SymbolSearchState): string | undefined {
+function statusOf(query: string, search: SymbolSearchState, purpose?: 'backtest' | 'order'): string | undefined {
   const typed = query.toUpperCase();
   if (search.answered === undefined || search.answered.toUpperCase() !== typed) return undefined;
-  return symbolStatus(typed, search.entries.find((entry) => entry.symbol === typed), search.provider);
+  return symbolStatus(typed, search.entries.find((entry) => entry.symbol === typed), search.provider, purpose);
 }
 
 /** Shown under a field of several tickers: at most this many are looked up. */

@@ -7,6 +7,13 @@ const AAPL_OFFERED: SymbolEntry = { symbol: 'AAPL', name: 'Apple Inc.', stored: 
 const MSFT: SymbolEntry = { symbol: 'MSFT', name: 'MSFT', stored: true, source: 'yahoo', first_date: '2021-01-04', last_date: '2026-11-25' };
 
 describe('what a symbol field says of the ticker typed', () => {
+  it('says on the Trade page that an order needs the bars of a ticker not stored (it fills at a stored close)', () => {
+    expect(symbolStatus('AAPL', AAPL_OFFERED, 'yahoo', 'order')).toBe(
+      'AAPL, not stored yet: no price to fill an order at until its bars are fetched (a backtest of it fetches them from Yahoo Finance)',
+    );
+    expect(symbolStatus('SPX', SPX, 'yahoo', 'order')).toBe('SPX, demo data, 2000-01-03 to 2020-04-17');
+  });
+
   it('says the stored range and source of a stored symbol', () => {
     expect(symbolStatus('spx', SPX, 'yahoo')).toBe('SPX, demo data, 2000-01-03 to 2020-04-17');
     expect(symbolStatus('MSFT', MSFT, 'none')).toBe('MSFT, from Yahoo Finance, 2021-01-04 to 2026-11-25');
@@ -18,6 +25,7 @@ describe('what a symbol field says of the ticker typed', () => {
     expect(symbolStatus('ZZZZ', undefined, 'alpaca')).toBe('ZZZZ, not stored yet: fetched from Alpaca when you run, if it knows the ticker');
     expect(symbolStatus('ZZZZ', undefined, 'none')).toBe('ZZZZ, not stored: this server fetches no market data, so it has no prices for it');
     expect(symbolStatus('ZZZZ', undefined, undefined)).toBeUndefined();
+    expect(symbolStatus('ZZZZ', undefined, 'none', 'order')).toBe('ZZZZ, not stored: this server fetches no market data, so it has no prices for it');
     expect(symbolStatus('  ', undefined, 'yahoo')).toBeUndefined();
   });
 });

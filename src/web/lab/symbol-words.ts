@@ -13,19 +13,27 @@ export function providerNameOf(header: string | null): MarketDataProviderName | 
 /**
  * What a symbol field says of the ticker typed: its stored range and source ("SPX, demo data, 2000-01-03 to
  * 2020-04-17"), or where its bars would come from ("AAPL, not stored yet: fetched from Yahoo Finance when you run").
- * `entry` is the search's row for exactly this ticker, if any; `provider` undefined while not yet known.
+ * `entry` is the search's row for exactly this ticker, if any; `provider` undefined while not yet known. `purpose`
+ * `order` (the Trade page): an order fills at a stored close and fetches nothing, so a ticker not stored is said to
+ * need its bars fetched first.
  */
-export function symbolStatus(typed: string, entry: SymbolEntry | undefined, provider: MarketDataProviderName | undefined): string | undefined {
+export function symbolStatus(
+  typed: string,
+  entry: SymbolEntry | undefined,
+  provider: MarketDataProviderName | undefined,
+  purpose: 'backtest' | 'order' = 'backtest',
+): string | undefined {
   const symbol = typed.trim().toUpperCase();
   if (symbol === '') return undefined;
   if (entry?.stored) {
     const range = entry.first_date && entry.last_date ? `${entry.first_date} to ${entry.last_date}` : 'no bars stored';
     return `${symbol}, ${SOURCE_WORDS[entry.source]}, ${range}`;
   }
-  if (entry) return `${symbol}, not stored yet: fetched from ${PROVIDER_NAMES[entry.source]} when you run`;
-  if (provider === undefined) return undefined;
-  if (provider === 'none') return `${symbol}, not stored: this server fetches no market data, so it has no prices for it`;
-  return `${symbol}, not stored yet: fetched from ${PROVIDER_NAMES[provider]} when you run, if it knows the ticker`;
+  const from = entry ? entry.source : provider;
+  if (from === undefined) return undefined;
+  if (from === 'none') return `${symbol}, not stored: this server fetches no market data, so it has no prices for it`;
+  if (purpose === 'order') return `${symbol}, not stored yet: no price to fill an order at until its bars are fetched (a backtest of it fetches them from ${PROVIDER_NAMES[from]})`;
+  return `${symbol}, not stored yet: fetched from ${PROVIDER_NAMES[from]} when you run${entry ? '' : ', if it knows the ticker'}`;
 }
 
 /** Calendar days, both ends included, `YYYY-MM-DD`. */

@@ -173,7 +173,8 @@ export function OrderTicket(props: {
         <div class="form-grid">
           <SymbolField
             label={options ? 'Underlying' : 'Symbol'}
-            {...(options ? { hint: 'The ticker the options are on, such as SPY.' } : {})}
+            hint={options ? 'The ticker the options are on, such as SPY.' : 'A ticker with stored bars; the demo data has SPX (S&P 500).'}
+            purpose="order"
             value={inputs.symbol}
             error={errors.symbol}
             onChange={(symbol) => update({ symbol: symbol.toUpperCase() })}
