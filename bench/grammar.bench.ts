@@ -44,7 +44,7 @@ const SUBJECTS: readonly { name: string; run: (bars: BarSeries) => unknown }[] =
 function libraryBacktest(bars: BarSeries, entry: string, exit: string): unknown {
   const [entrySignals, exitSignals] = evaluateRules(bars, [compileRule(entry), compileRule(exit)]);
   const input = { symbol: 'BENCH', bars, entry: entrySignals!, exit: exitSignals! };
-  return replayStrategy([input], { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null }, 100_000);
+  return replayStrategy([input], { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null, trailingStopPct: null }, 100_000);
 }
 
 const chain = (k: number) => 'sma('.repeat(k) + 'low' + ',1)'.repeat(k);

@@ -274,3 +274,57 @@ export const REFERENCE_LOOPS: Readonly<Record<string, ReferenceLoop>> = {
     return equity[n - 1]!;
   },
 };
+
+/** The costs of the bench's second figure: 5 bp slippage within the bar, $0.005 a share with a $1 minimum. */
+export const BENCH_COSTS = { slippage_bps: 5, commission_per_share: 0.005, commission_min: 1 } as const;
+
+/**
+ * sma_crossover with BENCH_COSTS, written out as one would for speed alone: the buy at min(high, open × (1 + bps)),
+ * the sale at max(low, open × (1 − bps)), the commission max(min, per share × q), the most shares whose price and
+ * commission fit the cash, the sale at the end at the last close slipped down. Returns the final equity.
+ */
+export const referenceSmaWithCosts: ReferenceLoop = ({ open, high, low, close }, p, capital) => {
+  const fast = p.fast_period!;
+  const slow = p.slow_period!;
+  const up = 1 + BENCH_COSTS.slippage_bps / 10_000;
+  const down = 1 - BENCH_COSTS.slippage_bps / 10_000;
+  const perShare = BENCH_COSTS.commission_per_share;
+  const minimum = BENCH_COSTS.commission_min;
+  const n = close.length;
+  const equity = new Float64Array(n);
+  let cash = capital;
+  let shares = 0;
+  let pending = 0;
+  let fastSum = 0;
+  let slowSum = 0;
+  let fastBefore = NaN;
+  let slowBefore = NaN;
+  for (let t = 0; t < n; t++) {
+    if (pending & 1 && shares === 0) {
+      const price = Math.min(high[t]!, open[t]! * up);
+      let q = Math.floor(cash / (price + perShare));
+      while (q > 0 && q * price + Math.max(minimum, perShare * q) > cash) q--;
+      if (q > 0) {
+        shares = q;
+        cash -= q * price + Math.max(minimum, perShare * q);
+      }
+    } else if (pending & 2 && shares > 0) {
+      const price = Math.max(low[t]!, open[t]! * down);
+      cash += shares * price - Math.max(minimum, perShare * shares);
+      shares = 0;
+    }
+    pending = 0;
+    equity[t] = cash + shares * close[t]!;
+    const x = close[t]!;
+    fastSum += x - (t >= fast ? close[t - fast]! : 0);
+    slowSum += x - (t >= slow ? close[t - slow]! : 0);
+    const fastNow = t >= fast - 1 ? fastSum / fast : NaN;
+    const slowNow = t >= slow - 1 ? slowSum / slow : NaN;
+    if (fastBefore <= slowBefore && fastNow > slowNow) pending = 1;
+    else if (fastBefore >= slowBefore && fastNow < slowNow) pending = 2;
+    fastBefore = fastNow;
+    slowBefore = slowNow;
+  }
+  if (shares > 0) equity[n - 1] = cash + shares * Math.max(low[n - 1]!, close[n - 1]! * down) - Math.max(minimum, perShare * shares);
+  return equity[n - 1]!;
+};

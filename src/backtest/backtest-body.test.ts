@@ -51,7 +51,7 @@ describe('backtestBodyBytes', () => {
     const i = input('buy_and_hold');
     const equity = Float64Array.from([0, -0, 1e-300, 5e-7, 123.455, 1e21, -1e21, Number.NaN, Infinity, 2 ** 53]);
     const drawdowns = Float64Array.from([-0, -1e-9, -5e-9, -0.123456785, -1, Number.NaN, 0, -4.9e-7, -1e-6, 1e21]);
-    const run: BacktestRun = { metrics: i.run.metrics, trades: i.run.trades, equity, drawdowns };
+    const run: BacktestRun = { metrics: i.run.metrics, trades: i.run.trades, equity, drawdowns, costs_paid: i.run.costs_paid, unfilled_entries: 0 };
     const edges = { ...i, dates: i.dates.slice(0, 10), run };
     expect(bytesOf(edges, JSON.stringify)).toBe(JSON.stringify(legacyBacktestResult(edges)));
   });
@@ -73,7 +73,7 @@ describe('backtestBodyBytes', () => {
       dates: ['2000-01-03', '2000-01-04', '2000-01-05', '2000-01-06', '2000-01-07'],
       equity_curve: [100000, 99999.995, 100123.456, -0, 1e21],
       drawdowns: [0, -5e-9, -0.000000123, -1e-6, -1],
-      trades: [{ symbol: 'SPX', side: 'long', entry_date: '2000-01-04', entry_price: 1.5, exit_date: '2000-01-07', exit_price: 2.675, qty: 3, pnl: 3.525, return: 0.7833333333, exit_reason: 'end_of_period' }],
+      trades: [{ symbol: 'SPX', side: 'long', entry_date: '2000-01-04', entry_price: 1.5, exit_date: '2000-01-07', exit_price: 2.675, qty: 3, pnl: 3.525, return: 0.7833333333, exit_reason: 'end_of_period', commission: 0 }],
       stats: { ...libraryBacktestHead(1, emptyStats()).stats },
     };
     for (const serialize of [byLibrarySchema, JSON.stringify]) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpxBars } from '../../test/fixtures/bar-series.js';
 import { fractionArray, moneyArray, roundFraction, roundMoney } from '../engine/index.js';
 import { replayStrategy } from '../engine/replay/replay.js';
-import { libraryBacktestResult } from './library-backtest-result.js';
+import { libraryBacktestHead, libraryBacktestResult } from './library-backtest-result.js';
 
 const spx = loadSpxBars();
 
@@ -10,7 +10,7 @@ describe('libraryBacktestResult', () => {
   // Every 37th close an entry, every 53rd an exit, with a stop and a target: many trades with long fractions.
   const entry = Uint8Array.from(spx.close, (_, i) => (i % 37 === 0 ? 1 : 0));
   const exit = Uint8Array.from(spx.close, (_, i) => (i % 53 === 0 ? 1 : 0));
-  const replay = replayStrategy([{ symbol: 'SPX', bars: spx, entry, exit }], { side: 'long', maxPositionSize: 7_777.77, profitTargetPct: 0.07, stopLossPct: -0.05 }, 12_345.67);
+  const replay = replayStrategy([{ symbol: 'SPX', bars: spx, entry, exit }], { side: 'long', maxPositionSize: 7_777.77, profitTargetPct: 0.07, stopLossPct: -0.05, trailingStopPct: null }, 12_345.67);
   const raw = structuredClone(replay);
   const result = libraryBacktestResult(42, replay);
 
@@ -27,9 +27,12 @@ describe('libraryBacktestResult', () => {
     expect(result.final_capital).toBe(roundMoney(raw.final_capital));
     expect(result.equity_curve).toEqual(moneyArray(raw.equity_curve));
     expect(result.drawdowns).toEqual(fractionArray(raw.drawdowns));
+    // Without execution settings named, no commission is listed (the body as before issue 25); with them, to the cent.
+    const costed = libraryBacktestHead(42, replay, true).trades;
     result.trades.forEach((t, i) => {
-      const r = raw.trades[i]!;
+      const { commission, ...r } = raw.trades[i]!;
       expect(t).toEqual({ ...r, pnl: roundMoney(r.pnl), return: roundFraction(r.return) });
+      expect(costed[i]).toEqual({ ...t, commission: roundMoney(commission) });
     });
     const s = raw.stats;
     expect(result.stats).toEqual({

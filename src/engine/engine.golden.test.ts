@@ -31,10 +31,10 @@ function sharpe(returns: readonly number[]): number {
 }
 
 const buy = (date: string, price: number, shares: number): BacktestTrade => ({
-  date: `${date}T00:00:00.000Z`, type: 'BUY', price, shares, value: price * shares, pnl: null, return: null, duration: null,
+  date: `${date}T00:00:00.000Z`, type: 'BUY', price, shares, value: price * shares, pnl: null, return: null, duration: null, commission: 0,
 });
 const sell = (date: string, price: number, shares: number, pnl: number, ret: number, duration: number): BacktestTrade => ({
-  date: `${date}T00:00:00.000Z`, type: 'SELL', price, shares, value: price * shares, pnl, return: ret, duration,
+  date: `${date}T00:00:00.000Z`, type: 'SELL', price, shares, value: price * shares, pnl, return: ret, duration, commission: 0,
 });
 
 const NO_TRADE_STATS = {

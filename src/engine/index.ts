@@ -10,6 +10,19 @@ export { fractionArray, moneyArray, roundedUnits, roundFraction, roundFractionOr
 export { EngineError, type EngineErrorDetail } from './engine-error.js';
 export { timestamp as barTimestamp } from './dates.js';
 export { runTemplateBacktest } from './run-template.js';
-export { unfilledEntries, type UnfilledEntries } from './unfilled-entries.js';
+export {
+  FRICTIONLESS,
+  NO_COSTS,
+  NO_EXITS,
+  NO_COSTS_PAID,
+  EXIT_REASONS,
+  type Costs,
+  type CostsPaid,
+  type ExecutionSettings,
+  type Exits,
+  type Sizing,
+  type TemplateExitReason,
+} from './execution/settings.js';
+export { oneShareAt, unfilledEntries, type UnfilledEntries } from './unfilled-entries.js';
 export * from './sweep/index.js';
 

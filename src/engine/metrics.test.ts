@@ -3,10 +3,10 @@ import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRat
 import type { BacktestTrade } from './types.js';
 
 const sale = (pnl: number, duration: number): BacktestTrade => ({
-  date: '2024-01-02T00:00:00.000Z', type: 'SELL', price: 1, shares: 1, value: 1, pnl, return: 0, duration,
+  date: '2024-01-02T00:00:00.000Z', type: 'SELL', price: 1, shares: 1, value: 1, pnl, return: 0, duration, commission: 0,
 });
 const purchase: BacktestTrade = {
-  date: '2024-01-01T00:00:00.000Z', type: 'BUY', price: 1, shares: 1, value: 1, pnl: null, return: null, duration: null,
+  date: '2024-01-01T00:00:00.000Z', type: 'BUY', price: 1, shares: 1, value: 1, pnl: null, return: null, duration: null, commission: 0,
 };
 
 describe('metric edge cases beyond the golden backtests', () => {

@@ -1,3 +1,5 @@
+import type { CostsPaid, TemplateExitReason } from './execution/settings.js';
+
 /**
  * Types shared by the engine's modules. Pure data: nothing here imports Fastify or Kysely.
  * The conventions behind every field are written down in docs/backtesting.md.
@@ -51,6 +53,10 @@ export interface BacktestTrade {
   return: number | null;
   /** SELL: calendar days from the BUY fill date to the SELL date. null on a BUY. */
   duration: number | null;
+  /** This fill's commission (execution/costs.ts); 0 without costs. */
+  commission: number;
+  /** SELL only (absent on a BUY): why the position was closed. */
+  exit_reason?: TemplateExitReason;
 }
 
 /** Summary statistics; formulas in metrics.ts and docs/backtesting.md. A ratio with a zero denominator is null. */
@@ -78,4 +84,8 @@ export interface BacktestRun {
   drawdowns: Float64Array;
   trades: BacktestTrade[];
   metrics: BacktestMetrics;
+  /** Σ commissions and Σ |fill − reference| × shares over every fill (0 and 0 without costs). */
+  costs_paid: CostsPaid;
+  /** Entry signals that acted (the account flat) but whose buy found q = 0: too little cash or budget for one share and its commission. */
+  unfilled_entries: number;
 }

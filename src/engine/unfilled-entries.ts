@@ -1,3 +1,5 @@
+import { ExecutionModel } from './execution/model.js';
+import { FRICTIONLESS, type ExecutionSettings } from './execution/settings.js';
 import { ENTER, TEMPLATE_SIGNALS } from './signals.js';
 import type { BarSeries, ResolvedParameters } from './types.js';
 
@@ -10,8 +12,10 @@ export interface UnfilledEntries {
 
 /**
  * For a run that made no trade: the template's entry signals that came to a fill, each of which found too little
- * cash for one whole share (still flat, every entry signal acts: simulate.ts). Undefined when no entry signal came
- * to a fill at all. Only meaningful when the run of the same bars, template and parameters has no trades.
+ * cash (or budget) for one whole share and its commission (still flat, every entry signal acts: simulate.ts; under
+ * any costs, sizing or exits, as an account that never bought never exits). Undefined when no entry signal came
+ * to a fill at all. Only meaningful when the run of the same bars, template and parameters has no trades; a run
+ * with trades says how many of its buys found q = 0 in BacktestRun.unfilled_entries.
  */
 export function unfilledEntries(bars: BarSeries, templateId: string, params: ResolvedParameters): UnfilledEntries | undefined {
   const rule = TEMPLATE_SIGNALS[templateId];
@@ -25,4 +29,14 @@ export function unfilledEntries(bars: BarSeries, templateId: string, params: Res
     count += 1;
   }
   return count === 0 ? undefined : { count, firstFillBar };
+}
+
+/**
+ * What one share cost at a fill bar's open under the settings: its fill price (slippage included, within the bar)
+ * and that price plus the commission of a one-share order, the least cash a buy there needs.
+ */
+export function oneShareAt(bars: BarSeries, bar: number, execution: ExecutionSettings = FRICTIONLESS): { price: number; cost: number } {
+  const model = new ExecutionModel(execution);
+  const price = model.buyPrice(bars.open[bar]!, bars.high[bar]!);
+  return { price, cost: model.cost(1, price) };
 }

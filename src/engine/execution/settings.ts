@@ -40,6 +40,14 @@ export interface ExecutionSettings {
 /** Why a template's SELL happened. */
 export type TemplateExitReason = 'signal' | 'stop_loss' | 'trailing_stop' | 'take_profit' | 'end_of_period';
 
+/** The reasons by a small code (a fill column's byte): index 0 is 'signal'. */
+export const EXIT_REASONS: readonly TemplateExitReason[] = Object.freeze(['signal', 'stop_loss', 'trailing_stop', 'take_profit', 'end_of_period'] as const);
+export const SIGNAL = 0;
+export const STOP_LOSS = 1;
+export const TRAILING_STOP = 2;
+export const TAKE_PROFIT = 3;
+export const END_OF_PERIOD = 4;
+
 /** Σ commissions, and Σ |fill − reference| × q (the reference being the open, or the last close for the sale at the end). */
 export interface CostsPaid {
   readonly commission: number;
@@ -58,3 +66,5 @@ export const NO_EXITS: Exits = Object.freeze({ stop_loss_pct: null, take_profit_
 
 /** What a backtest that names no execution setting runs: free fills at the open, all in, no exits. */
 export const FRICTIONLESS: ExecutionSettings = Object.freeze({ costs: NO_COSTS, sizing: Object.freeze({ mode: 'all_in' }), exits: NO_EXITS });
+
+export const NO_COSTS_PAID: CostsPaid = Object.freeze({ commission: 0, slippage: 0 });

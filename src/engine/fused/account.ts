@@ -9,34 +9,39 @@
  * and its signal; it calls `step(t, pending)` once per bar, or `openBar(t, pending)` at the start of a stretch of
  * bars with no signal acting and `hold(from, to)` for that stretch's equity; and `finish()` once at the end.
  */
+import { Ledger } from '../execution/ledger.js';
+import type { ExecutionModel } from '../execution/model.js';
+import { END_OF_PERIOD, SIGNAL } from '../execution/settings.js';
 import { ENTER, EXIT } from '../signals.js';
 import { backtestMetrics, sharpeFromSums } from '../metrics.js';
 import type { BacktestRun, BarSeries } from '../types.js';
 import { ColumnarRun } from './columnar-run.js';
 import { Fills } from './fills.js';
 
-export class FusedAccount {
+export class FusedAccount extends Ledger {
   readonly open: Float64Array;
+  readonly high: Float64Array;
+  readonly low: Float64Array;
   readonly close: Float64Array;
   readonly dates: readonly string[];
   readonly initialCapital: number;
   readonly equity: Float64Array;
   readonly first: number;
   readonly fills = new Fills();
-  cash: number;
-  shares = 0;
   wanted = ENTER; // the signal that acts: ENTER while flat, EXIT while long
 
-  /** Bars before `first` cannot have filled: their equity is the initial capital. */
-  constructor(bars: BarSeries, initialCapital: number, first: number) {
+  /** Bars before `first` cannot have filled: their equity is the initial capital. No exits set (run-template.ts). */
+  constructor(bars: BarSeries, initialCapital: number, first: number, model: ExecutionModel) {
+    super(model, initialCapital);
     this.open = bars.open;
+    this.high = bars.high;
+    this.low = bars.low;
     this.close = bars.close;
     this.dates = bars.dates;
     this.initialCapital = initialCapital;
     this.first = first;
     this.equity = new Float64Array(bars.close.length);
     this.equity.fill(initialCapital, 0, first);
-    this.cash = initialCapital;
   }
 
   /**
@@ -68,34 +73,34 @@ export class FusedAccount {
   }
 
   private fill(t: number): void {
-    const price = this.open[t]!;
     if (this.wanted === ENTER) {
-      const bought = Math.floor(this.cash / price);
       // Cannot buy one share: still flat, the next entry signal may act.
-      if (bought >= 1 && Number.isFinite(bought)) {
-        this.shares = bought;
-        this.cash -= bought * price;
+      if (this.buy(this.open[t]!, this.high[t]!)) {
         this.wanted = EXIT;
-        this.fills.add(t, price, bought);
+        this.fills.add(t, this.price, this.shares, this.commission, SIGNAL);
       }
     } else {
       const shares = this.shares;
-      this.cash += shares * price;
-      this.fills.add(t, price, shares);
-      this.shares = 0;
+      this.sell(this.open[t]!, this.low[t]!);
+      this.fills.add(t, this.price, shares, this.commission, SIGNAL);
       this.wanted = ENTER;
     }
   }
 
-  /** Sells an open position at the last close and computes the metrics. */
+  /** Sells an open position at the last close (the last equity becomes the cash after it) and computes the metrics. */
   finish(): BacktestRun {
     const { dates, equity, fills, initialCapital } = this;
     const last = equity.length - 1;
-    if (this.shares > 0) fills.add(last, this.close[last]!, this.shares);
+    const shares = this.shares;
+    if (shares > 0) {
+      this.sell(this.close[last]!, this.low[last]!);
+      fills.add(last, this.price, shares, this.commission, END_OF_PERIOD);
+      equity[last] = this.cash;
+    }
     const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, this.first, initialCapital);
     const sharpe = sharpeFromSums(returnSum, returnSquares, last, shift);
     const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
-    return new ColumnarRun(dates, equity, fills, metrics);
+    return new ColumnarRun(dates, equity, fills, metrics, this.costsPaid(), this.unfilled);
   }
 }
 

@@ -8,11 +8,12 @@
 import { RENORMALISE } from '../indicators.js';
 import { ENTER, EXIT } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
+export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const period = params.period!;
@@ -30,7 +31,7 @@ export function bollingerReversionRun(bars: BarSeries, params: ResolvedParameter
   let middleBefore = (hi + lo) / period;
   let lowerBefore = middleBefore - deviation(close, first - 1, period, middleBefore) * width;
 
-  const account = new FusedAccount(bars, initialCapital, first);
+  const account = new FusedAccount(bars, initialCapital, first, model);
   let pending = 0; // the previous close's signal
   for (let t = first; t < n; t++) {
     const x = account.step(t, pending); // the fill at this bar's open, the equity on its close

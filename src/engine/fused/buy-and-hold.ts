@@ -5,13 +5,14 @@
  */
 import { ENTER } from '../signals.js';
 import type { BarSeries } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (a single bar: nothing can fill). */
-export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number): FusedAccount | null {
+export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const n = bars.close.length;
   if (n < 2) return null;
-  const account = new FusedAccount(bars, initialCapital, 1);
+  const account = new FusedAccount(bars, initialCapital, 1, model);
   account.step(1, ENTER); // the first close's ENTER fills at bar 1's open
   account.hold(2, n); // no later signal
   return account; // finished by the caller (index.ts)

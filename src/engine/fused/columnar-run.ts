@@ -3,18 +3,23 @@
  * trade objects derived from them on first read (and kept), since a comparison reads neither. Reads the same as
  * the generic path's plain object, value for value (fused.test.ts).
  */
+import type { CostsPaid } from '../execution/settings.js';
 import type { BacktestMetrics, BacktestRun, BacktestTrade } from '../types.js';
 import type { Fills } from './fills.js';
 
 export class ColumnarRun implements BacktestRun {
   readonly equity: Float64Array;
   readonly metrics: BacktestMetrics;
+  readonly costs_paid: CostsPaid;
+  readonly unfilled_entries: number;
   readonly #dates: readonly string[];
   readonly #fills: Fills;
   #drawdowns: Float64Array | undefined;
   #trades: BacktestTrade[] | undefined;
 
-  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics) {
+  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics, costsPaid: CostsPaid, unfilledEntries: number) {
+    this.costs_paid = costsPaid;
+    this.unfilled_entries = unfilledEntries;
     this.#dates = dates;
     this.equity = equity;
     this.#fills = fills;

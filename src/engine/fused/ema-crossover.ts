@@ -6,10 +6,11 @@
  */
 import { crossing } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
+export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -31,7 +32,7 @@ export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
     slowBefore = close[t]! * slowK + slowBefore * slowKeep;
   }
 
-  const account = new FusedAccount(bars, initialCapital, first);
+  const account = new FusedAccount(bars, initialCapital, first, model);
   let pending = 0; // the previous close's signal
   for (let t = first; t < n; ) {
     account.openBar(t, pending); // the fill at this bar's open

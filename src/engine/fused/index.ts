@@ -3,6 +3,7 @@
  * sums in a single loop) instead of the generic path (signals.ts, simulate.ts, metrics.ts). Same output, byte for
  * byte; a fused run returns null to leave a case to the generic path.
  */
+import type { ExecutionModel } from '../execution/model.js';
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
 import type { FusedAccount } from './account.js';
 import { bollingerReversionRun } from './bollinger-reversion.js';
@@ -13,7 +14,7 @@ import { macdCrossoverRun } from './macd-crossover.js';
 import { rsiReversionRun } from './rsi-reversion.js';
 import { smaCrossoverRun } from './sma-crossover.js';
 
-export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => BacktestRun | null;
+export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapital: number, model?: ExecutionModel) => BacktestRun | null;
 
 /**
  * A template's pass returns its account and the run is finished here, not at the end of the pass: V8 compiles a
@@ -22,9 +23,9 @@ export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapi
  * processes running the loops 2–4× slower (docs/benchmarks.md).
  */
 const finished =
-  (pass: (bars: BarSeries, params: ResolvedParameters, initialCapital: number) => FusedAccount | null): FusedRun =>
-  (bars, params, initialCapital) =>
-    pass(bars, params, initialCapital)?.finish() ?? null;
+  (pass: (bars: BarSeries, params: ResolvedParameters, initialCapital: number, model?: ExecutionModel) => FusedAccount | null): FusedRun =>
+  (bars, params, initialCapital, model) =>
+    pass(bars, params, initialCapital, model)?.finish() ?? null;
 
 export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {
   buy_and_hold: finished(buyAndHoldRun),

@@ -6,10 +6,11 @@
  */
 import { crossing } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
+export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -46,7 +47,7 @@ export function macdCrossoverRun(bars: BarSeries, params: ResolvedParameters, in
     signalBefore = lineBefore * signalK + signalBefore * signalKeep;
   }
 
-  const account = new FusedAccount(bars, initialCapital, first);
+  const account = new FusedAccount(bars, initialCapital, first, model);
   let pending = 0; // the previous close's signal
   for (let t = first; t < n; ) {
     account.openBar(t, pending); // the fill at this bar's open

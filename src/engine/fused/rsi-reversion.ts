@@ -7,10 +7,11 @@
 import { rsiValue } from '../indicators.js';
 import { ENTER, EXIT } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
+export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const period = params.period!;
@@ -33,7 +34,7 @@ export function rsiReversionRun(bars: BarSeries, params: ResolvedParameters, ini
   loss /= period;
   let before = rsiValue(gain, loss);
 
-  const account = new FusedAccount(bars, initialCapital, first);
+  const account = new FusedAccount(bars, initialCapital, first, model);
   let pending = 0; // the previous close's signal
   for (let t = first; t < n; ) {
     account.openBar(t, pending); // the fill at this bar's open

@@ -7,11 +7,12 @@
 import { RENORMALISE } from '../indicators.js';
 import { crossing } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
+import { FRICTIONLESS_MODEL } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 import { windowSumThrough } from './window-sum.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number): FusedAccount | null {
+export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;
@@ -32,7 +33,7 @@ export function smaCrossoverRun(bars: BarSeries, params: ResolvedParameters, ini
   let fastBefore = (fastHi + fastLo) / fastPeriod;
   let slowBefore = (slowHi + slowLo) / slowPeriod;
 
-  const account = new FusedAccount(bars, initialCapital, first);
+  const account = new FusedAccount(bars, initialCapital, first, model);
   let pending = 0; // the previous close's signal
   for (let t = first; t < n; ) {
     account.openBar(t, pending); // the fill at this bar's open

@@ -46,7 +46,7 @@ const sortino = (rs: readonly number[]) =>
 const trade = (
   symbol: string, side: PositionSide, entry_date: string, entry_price: number, exit_date: string, exit_price: number,
   qty: number, pnl: number, ret: number, exit_reason: ExitReason,
-): LibraryTrade => ({ symbol, side, entry_date, entry_price, exit_date, exit_price, qty, pnl, return: ret, exit_reason });
+): LibraryTrade => ({ symbol, side, entry_date, entry_price, exit_date, exit_price, qty, pnl, return: ret, exit_reason, commission: 0 });
 
 const NO_TRADE_STATS = {
   win_rate: null, profit_factor: null, total_trades: 0, winning_trades: 0, losing_trades: 0,
@@ -291,7 +291,7 @@ function expectClose(actual: number | null | undefined, expected: number | null,
   expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
 }
 
-const LONG: ReplayStrategy = { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null };
+const LONG: ReplayStrategy = { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null, trailingStopPct: null };
 
 describe('golden library replays', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, golden) => {

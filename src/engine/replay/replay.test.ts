@@ -30,6 +30,7 @@ const strategyArb = (sides: readonly ('long' | 'short')[]) =>
     maxPositionSize: fc.option(fc.integer({ min: 50, max: 5000 }), { nil: null }),
     profitTargetPct: fc.option(fc.integer({ min: 1, max: 100 }).map((p) => p / 100), { nil: null }),
     stopLossPct: fc.option(fc.integer({ min: -90, max: -1 }).map((p) => p / 100), { nil: null }),
+    trailingStopPct: fc.constant(null),
   });
 
 /** 1–3 symbols over one grid of 2–25 dates; each symbol has a random subset of the dates (at least one). */
@@ -155,7 +156,7 @@ describe('library replay properties', () => {
       volume: new Float64Array(3),
     };
     for (const maxPositionSize of [3047, null]) {
-      const strategy: ReplayStrategy = { side: 'long', maxPositionSize, profitTargetPct: null, stopLossPct: null };
+      const strategy: ReplayStrategy = { side: 'long', maxPositionSize, profitTargetPct: null, stopLossPct: null, trailingStopPct: null };
       const result = replayStrategy([{ symbol: 'A', bars, entry: Uint8Array.of(1, 0, 0), exit: null }], strategy, 3047);
       expect(result.trades.map((t) => t.qty)).toEqual([2769]);
     }
@@ -163,7 +164,7 @@ describe('library replay properties', () => {
 
   it('refuses inputs the service must have checked', () => {
     const bars: BarSeries = { dates: ['2024-01-01'], open: Float64Array.of(1), close: Float64Array.of(1), high: Float64Array.of(1), low: Float64Array.of(1), volume: Float64Array.of(1) };
-    const long: ReplayStrategy = { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null };
+    const long: ReplayStrategy = { side: 'long', maxPositionSize: null, profitTargetPct: null, stopLossPct: null, trailingStopPct: null };
     expect(() => replayStrategy([], long, 100)).toThrow(RangeError);
     expect(() => replayStrategy([{ symbol: 'A', bars, entry: null, exit: null }], long, 0)).toThrow(RangeError);
     expect(() => replayStrategy([{ symbol: 'A', bars, entry: new Uint8Array(2), exit: null }], long, 100)).toThrow(RangeError);

@@ -12,12 +12,18 @@ import { calendarDaysBetween } from '../dates.js';
 import { annualizedReturn, exposure, maxDrawdown, roundTripStatistics, sharpeRatio, sortinoRatio } from '../metrics.js';
 import { plainArray } from '../plain-array.js';
 import { drawdownCurve } from '../simulate.js';
-import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayStrategy, SymbolReplayInput } from './types.js';
+import { ExecutionModel, positionReturn } from '../execution/model.js';
+import { FRICTIONLESS, NO_EXITS, SIGNAL, STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, type CostsPaid } from '../execution/settings.js';
+import type { ExitReason, LibraryReplay, LibraryStats, LibraryTrade, ReplayExecution, ReplayStrategy, SymbolReplayInput } from './types.js';
 
 interface OpenPosition {
   readonly qty: number;
+  /** The entry's fill price (slippage included) and commission. */
   readonly entryPrice: number;
+  readonly entryCommission: number;
   readonly entryDate: string;
+  /** The highest close since the entry (short: the lowest), the entry bar's close included: the trailing stop's reference. */
+  extreme: number;
 }
 
 interface SymbolState {
@@ -39,6 +45,11 @@ interface SymbolState {
 interface Book {
   cash: number;
   readonly trades: LibraryTrade[];
+  readonly model: ExecutionModel;
+  /** For percent_of_equity: the equity on each date's close so far. */
+  readonly equity: Float64Array;
+  commissionPaid: number;
+  slippagePaid: number;
 }
 
 /**
@@ -46,8 +57,13 @@ interface Book {
  * least one bar, distinct symbols, signal arrays as long as the bars, and a positive finite capital (the service
  * checks the request first; a breach here is a programming error).
  */
-export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplay {
-  const replay = replayStrategyColumns(inputs, strategy, startingCapital);
+export function replayStrategy(
+  inputs: readonly SymbolReplayInput[],
+  strategy: ReplayStrategy,
+  startingCapital: number,
+  execution: ReplayExecution = FRICTIONLESS,
+): LibraryReplay & { costs_paid: CostsPaid } {
+  const replay = replayStrategyColumns(inputs, strategy, startingCapital, execution);
   return {
     start_date: replay.start_date,
     end_date: replay.end_date,
@@ -59,6 +75,7 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
     drawdowns: plainArray(replay.drawdowns),
     trades: replay.trades,
     stats: replay.stats,
+    costs_paid: replay.costs_paid,
   };
 }
 
@@ -66,10 +83,17 @@ export function replayStrategy(inputs: readonly SymbolReplayInput[], strategy: R
 export interface LibraryReplayColumns extends Omit<LibraryReplay, 'equity_curve' | 'drawdowns'> {
   readonly equity: Float64Array;
   readonly drawdowns: Float64Array;
+  /** Σ commissions and Σ |fill − reference| × qty over every fill (the HTTP layer prints it when a request names costs). */
+  readonly costs_paid: CostsPaid;
 }
 
 /** replayStrategy, the curves as typed arrays: for a writer that reads them as they are (the route's body). */
-export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], strategy: ReplayStrategy, startingCapital: number): LibraryReplayColumns {
+export function replayStrategyColumns(
+  inputs: readonly SymbolReplayInput[],
+  strategy: ReplayStrategy,
+  startingCapital: number,
+  execution: ReplayExecution = FRICTIONLESS,
+): LibraryReplayColumns {
   checkInputs(inputs, startingCapital);
   const states: SymbolState[] = [...inputs]
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
@@ -86,7 +110,9 @@ export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], stra
   const dates = timeline(states);
   const equity = new Float64Array(dates.length);
   const held = new Uint8Array(dates.length);
-  const book: Book = { cash: startingCapital, trades: [] };
+  // The strategy's own rule fields are its exits (ReplayStrategy); the settings bring costs and sizing.
+  const model = new ExecutionModel({ ...execution, exits: NO_EXITS });
+  const book: Book = { cash: startingCapital, trades: [], model, equity, commissionPaid: 0, slippagePaid: 0 };
 
   // Indexed loops over `states` (no per-date arrays): this loop runs once per date, a million times for long series.
   const count = states.length;
@@ -104,23 +130,22 @@ export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], stra
       const s = states[i]!;
       if (s.hasBarToday && s.pending === 'entry') openPosition(book, s, states, strategy);
     }
-    let marked = book.cash;
     for (let i = 0; i < count; i++) {
       const s = states[i]!;
       if (s.hasBarToday) s.pending = decideOnClose(s, strategy);
-      if (s.position === null) continue;
-      held[k] = 1;
-      const value = s.position.qty * lastClose(s);
-      marked += strategy.side === 'long' ? value : -value;
+      if (s.position !== null) held[k] = 1;
     }
-    equity[k] = marked;
-    // A position still open on its symbol's last bar is closed at that close: the equity above already marks it there.
+    equity[k] = marked(book, states, strategy);
+    // A position still open on its symbol's last bar is closed at that close: the equity above marks it there, which
+    // is what the sale gives without costs; with them, the equity is marked again after the sales.
+    let costly = false;
     for (let i = 0; i < count; i++) {
       const s = states[i]!;
       if (!s.hasBarToday) continue;
-      if (s.next === s.last && s.position !== null) closePosition(book, s, strategy, s.close[s.next]!, 'end_of_period');
+      if (s.next === s.last && s.position !== null) costly = closePosition(book, s, strategy, s.close[s.next]!, 'end_of_period') || costly;
       s.next++;
     }
+    if (costly) equity[k] = marked(book, states, strategy);
   }
 
   const drawdowns = drawdownCurve(equity);
@@ -136,7 +161,20 @@ export function replayStrategyColumns(inputs: readonly SymbolReplayInput[], stra
     drawdowns,
     trades,
     stats: libraryStats(dates, equity, drawdowns, trades, held, startingCapital),
+    costs_paid: { commission: book.commissionPaid, slippage: book.slippagePaid },
   };
+}
+
+/** The cash plus every open position at its last close (long), less every short at its last close. */
+function marked(book: Book, states: readonly SymbolState[], strategy: ReplayStrategy): number {
+  let value = book.cash;
+  for (let i = 0; i < states.length; i++) {
+    const s = states[i]!;
+    if (s.position === null) continue;
+    const held = s.position.qty * lastClose(s);
+    value += strategy.side === 'long' ? held : -held;
+  }
+  return value;
 }
 
 /**
@@ -190,65 +228,79 @@ function decideOnClose(s: SymbolState, strategy: ReplayStrategy): SymbolState['p
   // Compared as prices (entry × (1 ± fraction)), as a broker's stop and limit orders are: from an entry at 10, a close
   // of 9 meets a −10 % stop (10 × 0.9 = 9), where the return 9 / 10 − 1 = −0.09999999999999998 would just miss it.
   const close = s.close[t]!;
-  const { entryPrice } = s.position;
-  if (strategy.stopLossPct !== null && atOrWorse(strategy, close, priceAtReturn(strategy, entryPrice, strategy.stopLossPct))) return 'stop_loss';
-  if (strategy.profitTargetPct !== null && atOrWorse(strategy, priceAtReturn(strategy, entryPrice, strategy.profitTargetPct), close)) return 'profit_target';
+  const position = s.position;
+  const long = strategy.side === 'long';
+  if (long ? close > position.extreme : close < position.extreme) position.extreme = close;
+  const code = ExecutionModel.exitOnClose(long, position.entryPrice, position.extreme, close, strategy.stopLossPct, strategy.trailingStopPct, strategy.profitTargetPct);
+  if (code !== SIGNAL) return EXIT_REASON_OF[code]!;
   if (exit !== null && exit[t] === 1) return 'exit_rule';
   return null;
 }
 
-/** The price at which the position has returned `fraction`: long entry × (1 + fraction), short entry × (1 − fraction). */
-function priceAtReturn(strategy: ReplayStrategy, entryPrice: number, fraction: number): number {
-  return strategy.side === 'long' ? entryPrice * (1 + fraction) : entryPrice * (1 - fraction);
-}
-
-/** Whether price `a` is no better than `b` for the position: long a ≤ b, short a ≥ b. */
-function atOrWorse(strategy: ReplayStrategy, a: number, b: number): boolean {
-  return strategy.side === 'long' ? a <= b : a >= b;
-}
-
-/** long: price / entry − 1; short: (entry − price) / entry. Positive is a gain either way. */
-function positionReturn(strategy: ReplayStrategy, entryPrice: number, price: number): number {
-  return strategy.side === 'long' ? price / entryPrice - 1 : (entryPrice - price) / entryPrice;
-}
+/** The library's names of the execution model's exit codes (a template's take_profit is a strategy's profit_target). */
+const EXIT_REASON_OF: Readonly<Record<number, ExitReason>> = { [STOP_LOSS]: 'stop_loss', [TRAILING_STOP]: 'trailing_stop', [TAKE_PROFIT]: 'profit_target' };
 
 /**
- * Fills an entry at this bar's open: qty = floor(min(max position size, free cash) / open), free cash being the
- * cash not held against open shorts (their sale proceeds and as much again). No trade when qty < 1.
+ * Fills an entry at this bar's open through the execution model (a long entry is a buy, a short entry a sell, each
+ * slipped within the bar): the sizing's shares within a budget of at most min(max position size, free cash), free
+ * cash being the cash not held against open shorts (their sale proceeds and as much again); percent_of_equity takes
+ * the equity at the signal's close. No trade when q is 0.
  */
 function openPosition(book: Book, s: SymbolState, states: readonly SymbolState[], strategy: ReplayStrategy): void {
-  const price = s.input.bars.open[s.next]!;
+  const { model } = book;
+  const bars = s.input.bars;
+  const t = s.next;
+  const open = bars.open[t]!;
+  const long = strategy.side === 'long';
+  const price = long ? model.buyPrice(open, bars.high[t]!) : model.sellPrice(open, bars.low[t]!);
   let freeCash = book.cash;
   // A short's proceeds stay held against it, and as much again of the strategy's own cash secures it (a fully
   // collateralized short), so N shorts cannot each use the whole capital.
-  if (strategy.side === 'short') for (const other of states) if (other.position) freeCash -= 2 * other.position.qty * other.position.entryPrice;
-  const budget = Math.min(strategy.maxPositionSize ?? Infinity, freeCash);
-  // The quotient may round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 > 3,047): the
-  // largest qty whose cost fits the budget.
-  let qty = Math.floor(budget / price);
-  if (qty * price > budget) qty -= 1;
-  if (!(qty >= 1 && Number.isFinite(qty))) return;
-  book.cash += strategy.side === 'long' ? -qty * price : qty * price;
-  s.position = { qty, entryPrice: price, entryDate: s.input.bars.dates[s.next]! };
+  if (!long) for (const other of states) if (other.position) freeCash -= 2 * other.position.qty * other.position.entryPrice;
+  const cash = Math.min(strategy.maxPositionSize ?? Infinity, freeCash);
+  const qty = model.sharesToBuy(cash, book.equity[s.dayOfBar[t - 1]!]!, price);
+  if (qty === 0) return;
+  const commission = model.commission(qty, price);
+  book.cash += long ? -(qty * price + commission) : qty * price - commission;
+  paid(book, qty, price, open, commission);
+  s.position = { qty, entryPrice: price, entryCommission: commission, entryDate: bars.dates[t]!, extreme: long ? -Infinity : Infinity };
 }
 
-function closePosition(book: Book, s: SymbolState, strategy: ReplayStrategy, price: number, reason: ExitReason): void {
-  const { qty, entryPrice, entryDate } = s.position!;
+/**
+ * Closes the position at `reference` (this bar's open, or its close at the end): a long's exit is a sell, a short's
+ * cover a buy, slipped within the bar. Returns whether the fill cost anything (slippage or commission).
+ */
+function closePosition(book: Book, s: SymbolState, strategy: ReplayStrategy, reference: number, reason: ExitReason): boolean {
+  const { model } = book;
+  const { qty, entryPrice, entryCommission, entryDate } = s.position!;
+  const bars = s.input.bars;
   const long = strategy.side === 'long';
-  book.cash += long ? qty * price : -qty * price;
+  const price = long ? model.sellPrice(reference, bars.low[s.next]!) : model.buyPrice(reference, bars.high[s.next]!);
+  const commission = model.commission(qty, price);
+  book.cash += long ? qty * price - commission : -(qty * price + commission);
+  paid(book, qty, price, reference, commission);
+  const commissions = entryCommission + commission;
+  const pnl = (long ? qty * (price - entryPrice) : qty * (entryPrice - price)) - commissions;
   book.trades.push({
     symbol: s.input.symbol,
     side: strategy.side,
     entry_date: entryDate,
     entry_price: entryPrice,
-    exit_date: s.input.bars.dates[s.next]!,
+    exit_date: bars.dates[s.next]!,
     exit_price: price,
     qty,
-    pnl: long ? qty * (price - entryPrice) : qty * (entryPrice - price),
-    return: positionReturn(strategy, entryPrice, price),
+    pnl,
+    return: positionReturn(long, qty, entryPrice, price, pnl, entryCommission, commissions),
     exit_reason: reason,
+    commission: commissions,
   });
   s.position = null;
+  return price !== reference || commission !== 0;
+}
+
+function paid(book: Book, qty: number, price: number, reference: number, commission: number): void {
+  book.commissionPaid += commission;
+  book.slippagePaid += Math.abs(price - reference) * qty;
 }
 
 /** Every statistic, each defined once in engine/metrics.ts. */

@@ -3,10 +3,11 @@
  * with one shared cash. Pure data, no imports beyond the engine's types; the web app imports these too.
  * Conventions: docs/backtesting.md "Library backtest".
  */
+import type { ExecutionSettings } from '../execution/settings.js';
 import type { BacktestMetrics, BarSeries } from '../types.js';
 
 export type PositionSide = 'long' | 'short';
-export type ExitReason = 'stop_loss' | 'profit_target' | 'exit_rule' | 'end_of_period';
+export type ExitReason = 'stop_loss' | 'trailing_stop' | 'profit_target' | 'exit_rule' | 'end_of_period';
 
 /** One symbol's input: its bars and the rules' signals on them (1 = the condition holds on that bar's close). */
 export interface SymbolReplayInput {
@@ -27,7 +28,12 @@ export interface ReplayStrategy {
   readonly profitTargetPct: number | null;
   /** exit_stop_loss_pct, a fraction < 0 of the entry price (−0.1 = −10 %); null = none. */
   readonly stopLossPct: number | null;
+  /** exit_trailing_stop_pct, a fraction > 0 (0.1 = 10 %) below the highest close since the entry (short: above the lowest); null = none. */
+  readonly trailingStopPct: number | null;
 }
+
+/** The execution settings a library replay takes: its exits are the strategy's own rule fields (ReplayStrategy). */
+export type ReplayExecution = Pick<ExecutionSettings, 'costs' | 'sizing'>;
 
 export interface LibraryTrade {
   symbol: string;
@@ -43,6 +49,8 @@ export interface LibraryTrade {
   /** long: exit / entry − 1; short: (entry − exit) / entry. */
   return: number;
   exit_reason: ExitReason;
+  /** The commissions of both fills, the entry's and the exit's (0 without costs). */
+  commission: number;
 }
 
 /** The template metrics but `final_capital` (a field of the result), and the Sortino ratio and exposure beside them. */

@@ -2,6 +2,7 @@
  * A whole sweep once planned: every cell's metrics (through a cell runner the caller chooses: sweepCells here, or
  * the service's worker threads), the best cell, and its out-of-sample check (docs/backtesting.md).
  */
+import { FRICTIONLESS, type ExecutionSettings } from '../execution/settings.js';
 import { computeMetrics } from '../metrics.js';
 import { runTemplateBacktest } from '../run-template.js';
 import { drawdownCurve } from '../simulate.js';
@@ -49,17 +50,20 @@ export interface SweepInput {
   /** Cells with fewer round trips rank below every cell with enough (bestCellIndex); 0 by default. */
   readonly minTrades?: number;
   readonly validation?: SweepValidation;
+  /** Costs, sizing and exits of every run (the cells' too: the caller's RunCells must pass the same); FRICTIONLESS by default. */
+  readonly execution?: ExecutionSettings;
 }
 
 /** EngineError `invalid_validation` for a split or windows that leave fewer than 2 bars on a side. */
 export async function runSweep(input: SweepInput, runCells: RunCells): Promise<SweepOutcome> {
   const { bars, template, plan, initialCapital, objective, validation } = input;
+  const execution = input.execution ?? FRICTIONLESS;
   const minTrades = input.minTrades ?? 0;
   if (validation && !('walk_forward' in validation)) {
     const split = splitIndex(bars.dates, validation);
     const metrics = await runCells(sliceBars(bars, 0, split), plan.cells);
     const best = bestCellIndex(metrics, objective, minTrades);
-    const held = runTemplateBacktest(sliceBars(bars, split, bars.dates.length), template, plan.cells[best]!, initialCapital);
+    const held = runTemplateBacktest(sliceBars(bars, split, bars.dates.length), template, plan.cells[best]!, initialCapital, execution);
     return { metrics, best, validation: { kind: 'split', splitIndex: split, outOfSample: cellMetricsOf(held.metrics) } };
   }
   const windows = validation ? walkForwardWindows(bars.dates.length, validation.walk_forward.windows, validation.walk_forward.in_sample_fraction) : [];
@@ -76,7 +80,7 @@ export async function runSweep(input: SweepInput, runCells: RunCells): Promise<S
     const inSampleMetrics = await runCells(sliceBars(bars, inSample.start, inSample.end), plan.cells);
     const chosen = bestCellIndex(inSampleMetrics, objective, minTrades);
     const params = plan.cells[chosen]!;
-    const run = runTemplateBacktest(sliceBars(bars, outOfSample.start, outOfSample.end), template, params, capital);
+    const run = runTemplateBacktest(sliceBars(bars, outOfSample.start, outOfSample.end), template, params, capital, execution);
     equity.set(run.equity, dates.length);
     for (let t = outOfSample.start; t < outOfSample.end; t++) dates.push(bars.dates[t]!);
     trades.push(...run.trades);

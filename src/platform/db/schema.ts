@@ -106,6 +106,7 @@ export interface StrategiesTable {
   credit_min_amount: number | null;
   exit_profit_target_pct: number | null;
   exit_stop_loss_pct: number | null;
+  exit_trailing_stop_pct: ColumnType<number | null, number | null | undefined, number | null>;
   exit_max_dte: number | null;
   entry_rule: string | null;
   exit_rule: string | null;

@@ -5,7 +5,8 @@
  */
 import type { BacktestMetrics as EngineMetrics } from '../../engine/types';
 
-export type { BacktestTrade, StrategyTemplate, TemplateParameter } from '../../engine/types';
+export type { StrategyTemplate, TemplateParameter } from '../../engine/types';
+export type { LegacyTrade as BacktestTrade } from '../../backtest/backtest-result';
 export type { ComparisonEntry, ComparisonResult, LegacyBacktestResult as BacktestResult } from '../../backtest/backtest-result';
 export type { DataFeed } from '../../market/market-terms';
 export type { DataFeedEntry } from '../../market/data-feeds.service';

@@ -6,6 +6,7 @@ type Column = 'symbol' | 'side' | 'entry_date' | 'entry_price' | 'exit_date' | '
 
 const EXIT_REASONS: Readonly<Record<ExitReason, string>> = {
   stop_loss: 'Stop loss',
+  trailing_stop: 'Trailing stop',
   profit_target: 'Profit target',
   exit_rule: 'Exit rule',
   end_of_period: 'End of period',

@@ -10,6 +10,7 @@ import * as incidentStepsExportTombstones from './0008_incident_steps_export_tom
 import * as optionStructures from './0009_option_structures.js';
 import * as barSources from './0010_bar_sources.js';
 import * as optionSettlement from './0012_option_settlement.js';
+import * as trailingStop from './0013_trailing_stop.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_option_structures': optionStructures,
   '0010_bar_sources': barSources,
   '0012_option_settlement': optionSettlement,
+  '0013_trailing_stop': trailingStop,
 };

@@ -1,0 +1,166 @@
+/**
+ * The execution model, once for every backtest path (DESIGN.md "Execution model"; docs/backtesting.md "Costs, sizing
+ * and exits"): the fill price within the bar, the commission of an order, how many shares a buy takes, the exits
+ * checked on a close, and a closed position's pnl and return. The template ledger (ledger.ts: the generic path, the
+ * fused passes, the sweep cells) and the library replay (replay/replay.ts) call these and nothing else for money.
+ *
+ * With FRICTIONLESS every function reduces to today's arithmetic, operation for operation: the fill is the reference
+ * price itself (no cap, so even a stored open outside [low, high] fills at the open), the commission is 0, and
+ * `x − 0`, `x + 0` leave every sum as it was.
+ */
+import { FRICTIONLESS, SIGNAL, STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, type ExecutionSettings, type Sizing } from './settings.js';
+
+export class ExecutionModel {
+  /** 1 + slippage_bps / 10⁴ and 1 − slippage_bps / 10⁴; both exactly 1 without slippage. */
+  readonly #up: number;
+  readonly #down: number;
+  readonly #slipped: boolean;
+  readonly #perShare: number;
+  readonly #pct: number;
+  readonly #minimum: number;
+  /** Whether any commission term is nonzero (otherwise commission() is 0 without arithmetic). */
+  readonly charges: boolean;
+  readonly sizing: Sizing;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly trailingStop: number | null;
+  /** Whether any exit is set: a path that skips bars between signals cannot run then (run-template.ts). */
+  readonly exits: boolean;
+
+  constructor(settings: ExecutionSettings) {
+    const { costs, sizing, exits } = settings;
+    this.#slipped = costs.slippage_bps > 0;
+    this.#up = 1 + costs.slippage_bps / 10_000;
+    this.#down = 1 - costs.slippage_bps / 10_000;
+    this.#perShare = costs.commission_per_share;
+    this.#pct = costs.commission_pct;
+    this.#minimum = costs.commission_min;
+    this.charges = costs.commission_per_share > 0 || costs.commission_pct > 0 || costs.commission_min > 0;
+    this.sizing = sizing;
+    this.stopLoss = exits.stop_loss_pct;
+    this.takeProfit = exits.take_profit_pct;
+    this.trailingStop = exits.trailing_stop_pct;
+    this.exits = exits.stop_loss_pct !== null || exits.take_profit_pct !== null || exits.trailing_stop_pct !== null;
+  }
+
+  /** A buy's fill: min(high, reference × (1 + bps / 10⁴)); the reference itself without slippage (no cap then). */
+  buyPrice(reference: number, high: number): number {
+    return this.#slipped ? Math.min(high, reference * this.#up) : reference;
+  }
+
+  /** A sell's fill: max(low, reference × (1 − bps / 10⁴)); the reference itself without slippage. */
+  sellPrice(reference: number, low: number): number {
+    return this.#slipped ? Math.max(low, reference * this.#down) : reference;
+  }
+
+  /** One order of `shares` at `price`: max(commission_min, per_share × shares + pct × shares × price). */
+  commission(shares: number, price: number): number {
+    if (!this.charges) return 0;
+    return Math.max(this.#minimum, this.#perShare * shares + this.#pct * shares * price);
+  }
+
+  /** What a buy of `shares` at `price` takes from the cash: shares × price + commission. */
+  cost(shares: number, price: number): number {
+    return shares * price + this.commission(shares, price);
+  }
+
+  /**
+   * How many whole shares a buy at `price` takes: the sizing's budget (never above `cash`; `equity` is the equity
+   * at the signal's close, for percent_of_equity), then the largest q whose cost fits it; fixed_shares takes its
+   * value or as many as the cash affords. 0: no buy.
+   */
+  sharesToBuy(cash: number, equity: number, price: number): number {
+    const sizing = this.sizing;
+    switch (sizing.mode) {
+      case 'all_in':
+        return this.sharesWithin(cash, price);
+      case 'percent_of_equity':
+        return this.sharesWithin(Math.min(cash, sizing.value * equity), price);
+      case 'fixed_amount':
+        return this.sharesWithin(Math.min(cash, sizing.value), price);
+      case 'fixed_shares':
+        return Math.min(sizing.value, this.sharesWithin(cash, price));
+    }
+  }
+
+  /**
+   * The largest whole q with cost(q) ≤ budget, as cost() computes it (so the cash after the buy is never negative).
+   * Start from the quotient, which can round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 >
+   * 3,047), and step down while the cost does not fit; with a commission, start from below the minimum's and the
+   * rate's quotients and step up while the next share fits. 0 when not even one share fits, or the price is not
+   * positive and finite.
+   */
+  sharesWithin(budget: number, price: number): number {
+    if (!(price > 0) || !(budget > 0)) return 0;
+    let q: number;
+    if (!this.charges) {
+      q = Math.floor(budget / price);
+      if (q * price > budget) q -= 1;
+    } else {
+      const byRate = budget / (price + this.#perShare + this.#pct * price);
+      const byMinimum = (budget - this.#minimum) / price;
+      q = Math.max(0, Math.floor(Math.min(byRate, byMinimum)) - 1);
+      while (q > 0 && this.cost(q, price) > budget) q -= 1;
+      while (Number.isFinite(q) && this.cost(q + 1, price) <= budget) q += 1;
+    }
+    return q >= 1 && Number.isFinite(q) ? q : 0;
+  }
+
+  /**
+   * The first exit that holds on a close, long or short, compared as prices (entry × (1 + fraction), as a broker's
+   * stop and limit orders are: replay/replay.ts explains why): stop loss, then trailing stop (from `extreme`, the
+   * highest close since the entry, or for a short the lowest), then take profit. SIGNAL (0) when none holds.
+   * `stop` < 0, `trailing` and `target` > 0; null = not set.
+   */
+  static exitOnClose(
+    long: boolean,
+    entry: number,
+    extreme: number,
+    close: number,
+    stop: number | null,
+    trailing: number | null,
+    target: number | null,
+  ): number {
+    if (long) {
+      if (stop !== null && close <= entry * (1 + stop)) return STOP_LOSS;
+      if (trailing !== null && close <= extreme * (1 - trailing)) return TRAILING_STOP;
+      if (target !== null && close >= entry * (1 + target)) return TAKE_PROFIT;
+    } else {
+      if (stop !== null && close >= entry * (1 - stop)) return STOP_LOSS;
+      if (trailing !== null && close >= extreme * (1 + trailing)) return TRAILING_STOP;
+      if (target !== null && close <= entry * (1 - target)) return TAKE_PROFIT;
+    }
+    return SIGNAL;
+  }
+}
+
+/**
+ * Whether a path that jumps from one signal that acts to the next (the fused passes' hold stretches, the sweep
+ * cells' skip-ahead) computes this model's answer: not with an exit set, which must be checked on every close
+ * while long. The one place this is decided: runTemplateBacktest and sweepCells route such runs to the generic
+ * path, which checks every close (docs/backtesting.md "Which path runs which case"). Costs and sizing act only at
+ * fills, which every path makes through the same model.
+ */
+export function skipsBarsSafely(model: ExecutionModel): boolean {
+  return !model.exits;
+}
+
+/** The model of a backtest that names no execution setting. */
+export const FRICTIONLESS_MODEL = new ExecutionModel(FRICTIONLESS);
+
+/**
+ * A closed long position of a template: pnl = q × exit − q × entry − both commissions (without commissions, exactly
+ * the old q × exit − q × entry).
+ */
+export function templatePnl(shares: number, entry: number, exit: number, commissions: number): number {
+  return shares * exit - shares * entry - commissions;
+}
+
+/**
+ * A closed position's return: pnl / (entry × q + the entry's commission); without commissions the equal
+ * exit / entry − 1 (short: (entry − exit) / entry), the operations it has always had.
+ */
+export function positionReturn(long: boolean, shares: number, entry: number, exit: number, pnl: number, entryCommission: number, commissions: number): number {
+  if (commissions === 0) return long ? exit / entry - 1 : (entry - exit) / entry;
+  return pnl / (entry * shares + entryCommission);
+}
