@@ -58,11 +58,14 @@ export function LabPage() {
     const strategyParams = parameterRequest(chosen, values);
     const body = { ...marketRequest(inputs), strategy: chosen.id, strategy_params: strategyParams, ...executionRequest(settings, inputs.symbol) };
     const href = labHref({ market: inputs, strategy: chosen.id, params: Object.fromEntries(strategyParams.map((p) => [p.name, p.value])), execution: settings });
-    await run.start(async () => {
-      const answer = await api.post<BacktestResult>('/api/backtest', body);
-      sent.current = href;
-      return answer;
-    }, strategyParams.map((parameter) => parameter.name));
+    await run.start(
+      lab.asking(inputs, async () => {
+        const answer = await api.post<BacktestResult>('/api/backtest', body);
+        sent.current = href;
+        return answer;
+      }),
+      strategyParams.map((parameter) => parameter.name),
+    );
   }
 
   async function submit(event: Event) {
@@ -103,6 +106,7 @@ export function LabPage() {
       status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
       empty="Choose a template and press “Run backtest”."
       results={run.result && <BacktestResults result={run.result} />}
+      used={run.result}
     />
   );
 }

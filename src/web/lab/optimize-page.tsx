@@ -50,7 +50,7 @@ export function OptimizePage() {
     const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, min_trades: Number(minTrades), ...optional(validationRequest(validation)), ...executionRequest(execution, market.symbol) };
     const name = template.name;
     await run.startWith(
-      async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, execution: settings, axes: sentAxes, templateName: name }),
+      lab.asking(requested, async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, execution: settings, axes: sentAxes, templateName: name })),
       sweepFormErrors,
     );
   }
@@ -106,6 +106,7 @@ export function OptimizePage() {
       }
       empty="Choose a template, the parameters to vary and press “Run sweep”."
       results={result && <SweepResults run={result} />}
+      used={result?.answer}
     />
   );
 }
