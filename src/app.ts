@@ -20,9 +20,9 @@ import { trackRequestsInFlight } from './platform/http/requests-in-flight.js';
 import { refuseRequestsWhileClosing } from './platform/http/closing-refusal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
-import { createMarketData } from './market/market-data.service.js';
-import { marketDataProviderFor } from './market/market-data-provider.js';
+import { configuredMarketData } from './configured-market-data.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
+import { createSymbolSearch } from './market/symbols.service.js';
 import { dataFeedsRoutes } from './market/data-feeds.routes.js';
 import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
@@ -33,7 +33,6 @@ import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
 import { strategiesRoutes } from './strategies/strategies.routes.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import { tradeWindowRoutes } from './trading/trade-window.routes.js';
-import { fillRestingOrders } from './trading/resting-orders.service.js';
 import { cancelRestingOrdersOf } from './trading/order-book.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
@@ -122,16 +121,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await registerAuth(app, platform, {
     onCredentialsReset: async (trx, userId) => (await cancelRestingOrdersOf(trx, platform, userId, 'credentials_reset')).length,
   });
-  // Bars fetched from the provider may fill resting limit orders: market announces, trading listens.
-  const marketData = createMarketData({
-    db: platform.db,
-    clock: platform.clock,
-    logger: app.log,
-    provider: marketDataProviderFor(config, { clock: platform.clock, logger: app.log }),
-    onBarsStored: async (symbol) => void (await fillRestingOrders(platform, symbol)),
-  });
-  await app.register(symbolsRoutes(platform.db));
-  await app.register(dataFeedsRoutes(config.alpaca));
+  const marketData = configuredMarketData(platform, app.log);
+  await app.register(symbolsRoutes(createSymbolSearch({ db: platform.db, clock: platform.clock, logger: app.log, provider: marketData.provider })));
+  await app.register(dataFeedsRoutes(marketData.provider?.realTime === true));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));

@@ -13,6 +13,8 @@ import { BREACH_NOTIFY_JOB, BREACH_SETTLE_JOB } from './admin/breach.service.js'
 import { purgeErasedAccounts } from './privacy/erasure.service.js';
 import { purgeClosedIncidents } from './admin/breach-steps.service.js';
 import { EXPORT_JOB, exportJob, purgeExportTombstones } from './privacy/exports.service.js';
+import { configuredMarketData } from './configured-market-data.js';
+import { OPTION_SETTLEMENT_JOB, OPTION_SETTLEMENT_SCHEDULE, optionSettlementJob } from './trading/option-settlement.job.js';
 
 export interface JobRunner {
   start(): void;
@@ -33,11 +35,12 @@ export function buildJobHandlers(platform: Platform): { handlers: JobHandlers; c
     [BREACH_NOTIFY_JOB]: breachNotifyJob({ db, clock, publicOrigin: config.publicOrigin }),
     [BREACH_SETTLE_JOB]: breachSettleJob({ db, clock }),
     [EXPORT_JOB]: exportJob({ db, dialect: platform.dialect, clock, config, logger }),
+    [OPTION_SETTLEMENT_JOB]: optionSettlementJob({ db, dialect: platform.dialect, clock, logger, marketData: configuredMarketData(platform, logger) }),
   };
   return { handlers, close: () => transport.close() };
 }
 
-/** The service's job worker: every handler, the hourly housekeeping schedule. */
+/** The service's job worker: every handler, the hourly housekeeping and the options settlement every 15 minutes. */
 export function createJobRunner(platform: Platform, options: { pollMs?: number } = {}): JobRunner {
   const { handlers, close } = buildJobHandlers(platform);
   const worker = new JobWorker({
@@ -46,7 +49,7 @@ export function createJobRunner(platform: Platform, options: { pollMs?: number }
     clock: platform.clock,
     logger: platform.logger.child({ component: 'worker' }),
     handlers,
-    recurring: [HOUSEKEEPING_SCHEDULE],
+    recurring: [HOUSEKEEPING_SCHEDULE, OPTION_SETTLEMENT_SCHEDULE],
     ...options,
   });
   return {

@@ -8,6 +8,7 @@
 import {
   defaultParameters,
   fractionArray,
+  oneShareAt,
   moneyArray,
   roundFraction,
   roundFractionOrNull,
@@ -22,11 +23,17 @@ import {
   type UnfilledEntries,
 } from '../engine/index.js';
 import type { DataFeed } from '../market/market-terms.js';
+import type { CostsPaid, ExecutionSettings, Sizing } from '../engine/execution/settings.js';
+import type { BenchmarkRun } from '../engine/benchmark/index.js';
+import { roundedCostsPaid, roundedRelative, type BacktestExtras, type BenchmarkBlock, type ExecutionEcho, type RoundedRelative } from './execution-result.js';
 
 type MetricsWithoutFinal = Omit<BacktestMetrics, 'final_capital'>;
 
-/** Field order is the contract's, set by `legacyBacktestResult`; the metrics are the engine's own. */
-export interface LegacyBacktestResult extends MetricsWithoutFinal {
+/**
+ * Field order is the contract's, set by `legacyBacktestResult`; the metrics are the engine's own. A request that
+ * named an execution setting also gets the `BacktestExtras` (execution-result.ts), after the fields of the contract.
+ */
+export interface LegacyBacktestResult extends MetricsWithoutFinal, Partial<BacktestExtras> {
   symbol: string;
   strategy_name: string;
   start_date: string;
@@ -47,17 +54,18 @@ export type LegacyTrade = Omit<BacktestTrade, 'commission' | 'exit_reason'> & Pa
 
 export interface UnfilledSignals {
   count: number;
-  /** YYYY-MM-DD of the first attempted fill. */
-  first_fill_date: string;
-  /** The open of that bar: the price of one share, as stored. */
-  share_price: number;
+  /** YYYY-MM-DD of the first attempted fill (left out when the run has trades: some entries were filled). */
+  first_fill_date?: string;
+  /** The open of that bar: the price of one share, as stored (left out with first_fill_date). */
+  share_price?: number;
   message: string;
 }
 
-export interface ComparisonEntry extends MetricsWithoutFinal {
+export interface ComparisonEntry extends MetricsWithoutFinal, Partial<RoundedRelative> {
   id: string;
   name: string;
   equity_curve: number[];
+  costs_paid?: CostsPaid;
 }
 
 export interface ComparisonResult {
@@ -68,6 +76,10 @@ export interface ComparisonResult {
   data_feed: DataFeed;
   dates: string[];
   strategies: ComparisonEntry[];
+  costs?: ExecutionEcho['costs'];
+  sizing?: ExecutionEcho['sizing'];
+  exits?: ExecutionEcho['exits'];
+  benchmark?: BenchmarkBlock;
 }
 
 export interface LegacyBacktestInput {
@@ -93,8 +105,11 @@ export function legacyBacktestResult(input: LegacyBacktestInput): LegacyBacktest
   };
 }
 
-/** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the run. */
-export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestResult {
+/**
+ * The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the run. `costed`:
+ * the request named an execution setting, so each trade carries its commission and each SELL its exit reason.
+ */
+export function legacyBacktestHead(input: LegacyBacktestInput, costed = false): LegacyBacktestResult {
   const { run } = input;
   const m = run.metrics;
   return {
@@ -116,50 +131,83 @@ export function legacyBacktestHead(input: LegacyBacktestInput): LegacyBacktestRe
     dates: [],
     equity_curve: [],
     drawdowns: [],
-    trades: run.trades.map((t) => ({
-      date: t.date,
-      type: t.type,
-      price: t.price,
-      shares: t.shares,
-      value: roundMoney(t.value),
-      pnl: roundMoneyOrNull(t.pnl),
-      return: roundFractionOrNull(t.return),
-      duration: t.duration,
-    })),
+    trades: run.trades.map((t) => legacyTrade(t, costed)),
   };
+}
+
+function legacyTrade(t: BacktestTrade, costed: boolean): LegacyTrade {
+  const trade: LegacyTrade = {
+    date: t.date,
+    type: t.type,
+    price: t.price,
+    shares: t.shares,
+    value: roundMoney(t.value),
+    pnl: roundMoneyOrNull(t.pnl),
+    return: roundFractionOrNull(t.return),
+    duration: t.duration,
+  };
+  if (costed) {
+    trade.commission = roundMoney(t.commission);
+    if (t.type === 'SELL' && t.exit_reason !== undefined) trade.exit_reason = t.exit_reason;
+  }
+  return trade;
 }
 
 /**
  * Why a run with entry signals has no trades: one share cost more than the capital at every attempted fill. The
- * message names the first of those fills, where the price was first too high.
+ * message names the first of those fills, where the price was first too high. With `settings` (the request named
+ * execution settings) the share's cost is its fill price plus its commission, and the budget the sizing's.
  */
-export function unfilledSignals(symbol: string, bars: BarSeries, entries: UnfilledEntries, initialCapital: number): UnfilledSignals {
+export function unfilledSignals(symbol: string, bars: BarSeries, entries: UnfilledEntries, initialCapital: number, settings?: ExecutionSettings): UnfilledSignals {
   const price = bars.open[entries.firstFillBar]!;
   const times = entries.count === 1 ? 'once' : `${entries.count.toLocaleString('en-US')} times`;
+  const share = settings && oneShareAt(bars, entries.firstFillBar, settings);
+  const cost = share ? `${dollars(share.cost)} with slippage and commission` : dollars(price);
   return {
     count: entries.count,
     first_fill_date: bars.dates[entries.firstFillBar]!,
     share_price: price,
     message:
-      `The strategy signalled ${times} but no signal could be filled: one share of ${symbol} cost ${dollars(price)} at the first fill, ` +
-      `more than the ${dollars(initialCapital)} capital.`,
+      `The strategy signalled ${times} but no signal could be filled: one share of ${symbol} cost ${cost} at the first fill, ` +
+      `more than ${settings ? budgetOf(settings.sizing, initialCapital) : `the ${dollars(initialCapital)} capital`}.`,
   };
+}
+
+/** A run with trades whose other entries found too little cash or budget for one share (only when settings are named). */
+export function partlyUnfilledSignals(count: number): UnfilledSignals {
+  const signals = count === 1 ? 'One entry signal' : `${count.toLocaleString('en-US')} entry signals`;
+  return { count, message: `${signals} could not be filled: the cash or the sizing's budget was less than one share and its commission.` };
+}
+
+function budgetOf(sizing: Sizing, initialCapital: number): string {
+  switch (sizing.mode) {
+    case 'percent_of_equity':
+      return `the budget of ${(sizing.value * 100).toLocaleString('en-US', { maximumFractionDigits: 6 })} % of the equity`;
+    case 'fixed_amount':
+      return `the ${dollars(sizing.value)} budget`;
+    default:
+      return `the ${dollars(initialCapital)} capital`;
+  }
 }
 
 function dollars(amount: number): string {
   return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 }
 
-/** One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns. */
-export function comparisonEntry(template: StrategyTemplate, run: BacktestRun): ComparisonEntry {
+/**
+ * One entry of a comparison: the metrics and the equity curve, no trades and no drawdowns; with a `benchmark` (the
+ * request named an execution setting) also what the costs took and the entry's alpha, beta and information ratio.
+ */
+export function comparisonEntry(template: StrategyTemplate, run: BacktestRun, benchmark?: BenchmarkRun): ComparisonEntry {
   const m = run.metrics;
-  return {
+  const entry: ComparisonEntry = {
     id: template.id,
     name: template.name,
     equity_curve: moneyArray(run.equity),
     ...roundedRatios(m),
     ...closedTradeMetrics(m),
   };
+  return benchmark ? { ...entry, costs_paid: roundedCostsPaid(run.costs_paid), ...roundedRelative(run.equity, benchmark) } : entry;
 }
 
 export interface ComparisonInput {
@@ -184,10 +232,18 @@ export function comparisonResult(input: ComparisonInput): ComparisonResult {
   };
 }
 
-/** The comparison entries for the given templates, each run with its default parameters, in the given order. */
-export function compareTemplates(bars: BarSeries, templates: readonly StrategyTemplate[], initialCapital: number): ComparisonEntry[] {
+/**
+ * The comparison entries for the given templates, each run with its default parameters, in the given order; with
+ * `execution`, each run with its settings and measured against its benchmark.
+ */
+export function compareTemplates(
+  bars: BarSeries,
+  templates: readonly StrategyTemplate[],
+  initialCapital: number,
+  execution?: { readonly settings: ExecutionSettings; readonly benchmark: BenchmarkRun },
+): ComparisonEntry[] {
   return templates.map((template) =>
-    comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital)),
+    comparisonEntry(template, runTemplateBacktest(bars, template, defaultParameters(template), initialCapital, execution?.settings), execution?.benchmark),
   );
 }
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { BenchmarkBlock, CostsPaid, executionEchoFields, executionRequestFields, relativeFields, tradeCostFields } from './execution.schema.js';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const Timestamp = (description: string) =>
@@ -21,6 +22,7 @@ export const BacktestRequest = Type.Object(
         description: 'Parameter values; omitted parameters take their default',
       }),
     ),
+    ...executionRequestFields,
   },
   { additionalProperties: false },
 );
@@ -34,6 +36,7 @@ export const CompareRequest = Type.Object(
     end_date: Timestamp('Last day of the period'),
     initial_capital: Capital,
     data_feed: Type.Optional(DataFeedField),
+    ...executionRequestFields,
   },
   { additionalProperties: false },
 );
@@ -68,6 +71,12 @@ const Trade = Type.Object({
   pnl: NullableNumber('null on a BUY'),
   return: NullableNumber('sell price / buy price − 1; null on a BUY'),
   duration: Type.Union([Type.Integer(), Type.Null()], { description: 'calendar days held; null on a BUY' }),
+  ...tradeCostFields,
+  exit_reason: Type.Optional(
+    Type.Union(['signal', 'stop_loss', 'trailing_stop', 'take_profit', 'end_of_period'].map((reason) => Type.Literal(reason)), {
+      description: 'Why a SELL happened (present on a SELL when the request named an execution setting)',
+    }),
+  ),
 });
 
 const Dates = Type.Array(Type.String(), { description: 'Bar dates, YYYY-MM-DD' });
@@ -102,13 +111,20 @@ export const BacktestResult = Type.Object(
       Type.Object(
         {
           count: Type.Integer({ description: 'Entry signals that came to a fill bar' }),
-          first_fill_date: Type.String({ description: 'YYYY-MM-DD of the first attempted fill' }),
-          share_price: Type.Number({ description: 'The open of that bar: the price of one share, as stored' }),
+          first_fill_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD of the first attempted fill (only when there are no trades)' })),
+          share_price: Type.Optional(Type.Number({ description: 'The open of that bar: the price of one share, as stored (only when there are no trades)' })),
           message: Type.String(),
         },
-        { description: 'Only when there are no trades although the strategy signalled: no signal could buy one whole share' },
+        {
+          description:
+            'When there are no trades although the strategy signalled: no signal could buy one whole share; and, when the request named an execution setting, when some entry signals found too little cash or budget (count and message only)',
+        },
       ),
     ),
+    ...executionEchoFields,
+    costs_paid: Type.Optional(CostsPaid),
+    benchmark: Type.Optional(BenchmarkBlock),
+    ...relativeFields,
   },
   { description: 'Legacy backtest result' },
 );
@@ -127,8 +143,12 @@ export const ComparisonResult = Type.Object(
         name: Type.String(),
         equity_curve: Series('Equity at each bar close, aligned with the top-level dates'),
         ...Metrics,
+        costs_paid: Type.Optional(CostsPaid),
+        ...relativeFields,
       }),
     ),
+    ...executionEchoFields,
+    benchmark: Type.Optional(BenchmarkBlock),
   },
   { description: 'Comparison result' },
 );

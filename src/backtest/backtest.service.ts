@@ -5,9 +5,13 @@ import type { BarSeries } from '../market/bar-series.js';
 import type { ResponseCache } from './response-cache.js';
 import { backtestBodyBytes } from './backtest-body.js';
 import { barTimestamp, findTemplate, resolveTemplateParameters, runTemplateBacktest, unfilledEntries, type StrategyTemplate } from '../engine/index.js';
-import { compareTemplates, comparisonResult, legacyBacktestHead, unfilledSignals, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
+import { compareTemplates, comparisonResult, legacyBacktestHead, partlyUnfilledSignals, unfilledSignals, type ComparisonResult, type LegacyBacktestResult } from './backtest-result.js';
 import { refusedByEngine } from './engine-refusal.js';
 import type { BacktestRequest, CompareRequest } from './backtest.schema.js';
+import { benchmarkRun } from '../engine/benchmark/index.js';
+import { benchmarkFor } from './benchmark-bars.js';
+import { executionKey, requestedExecution } from './execution-request.js';
+import { backtestExtras, benchmarkBlock, executionEcho } from './execution-result.js';
 
 export interface BacktestDeps {
   readonly marketData: MarketData;
@@ -29,22 +33,31 @@ export async function legacyBacktestBody(
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeedOf(request.data_feed);
   assertTicker(request.symbol);
+  const execution = requestedExecution(request);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
-  // Everything the body depends on: the bars (symbol, version, period) and the run's inputs.
-  const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital]);
+  const benchmark = execution.named ? await benchmarkFor(deps.marketData, execution.benchmark ?? request.symbol, { symbol: request.symbol, series: bars, version }, feed) : null;
+  // Everything the body depends on: the bars (symbol, version, period), the run's inputs and the benchmark's bars.
+  const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital, ...executionKey(execution, benchmark)]);
   return deps.responses.getOrCreate(key, async () => {
-    const run = runTemplateBacktest(bars, template, params, request.initial_capital);
-    const head = legacyBacktestHead({
-      symbol: request.symbol,
-      strategyName: template.name,
-      ...usedPeriod(bars),
-      initialCapital: request.initial_capital,
-      dataFeed: feed,
-      dates: bars.dates,
-      run,
-    });
+    const benchmarked = benchmark && refusedByEngine(() => benchmarkRun(benchmark.symbol, bars.dates, benchmark.bars, request.initial_capital));
+    const run = runTemplateBacktest(bars, template, params, request.initial_capital, execution.settings);
+    const head: LegacyBacktestResult = legacyBacktestHead(
+      {
+        symbol: request.symbol,
+        strategyName: template.name,
+        ...usedPeriod(bars),
+        initialCapital: request.initial_capital,
+        dataFeed: feed,
+        dates: bars.dates,
+        run,
+      },
+      execution.named,
+    );
     const unfilled = run.trades.length === 0 ? unfilledEntries(bars, template.id, params) : undefined;
-    if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital);
+    const settings = execution.named ? execution.settings : undefined;
+    if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital, settings);
+    else if (settings && run.unfilled_entries > 0) head.unfilled_signals = partlyUnfilledSignals(run.unfilled_entries);
+    if (benchmark && benchmarked) Object.assign(head, backtestExtras(execution.settings, run.costs_paid, run.equity, benchmark.symbol, benchmarked));
     return backtestBodyBytes(head, { dates: bars.dates, equity: run.equity, drawdowns: run.drawdowns }, serialize);
   });
 }
@@ -70,20 +83,23 @@ export async function comparisonBody(
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeedOf(request.data_feed);
   assertTicker(request.symbol);
+  const execution = requestedExecution(request);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
-  const key = JSON.stringify(['compare', request.symbol, version, period.from, period.to, feed, request.strategies, request.initial_capital]);
-  return deps.responses.getOrCreate(key, async () =>
-    serialize(
-      comparisonResult({
-        symbol: request.symbol,
-        ...usedPeriod(bars),
-        initialCapital: request.initial_capital,
-        dataFeed: feed,
-        dates: bars.dates,
-        strategies: compareTemplates(bars, templates, request.initial_capital),
-      }),
-    ),
-  );
+  const benchmark = execution.named ? await benchmarkFor(deps.marketData, execution.benchmark ?? request.symbol, { symbol: request.symbol, series: bars, version }, feed) : null;
+  const key = JSON.stringify(['compare', request.symbol, version, period.from, period.to, feed, request.strategies, request.initial_capital, ...executionKey(execution, benchmark)]);
+  return deps.responses.getOrCreate(key, async () => {
+    const benchmarked = benchmark && refusedByEngine(() => benchmarkRun(benchmark.symbol, bars.dates, benchmark.bars, request.initial_capital));
+    const result = comparisonResult({
+      symbol: request.symbol,
+      ...usedPeriod(bars),
+      initialCapital: request.initial_capital,
+      dataFeed: feed,
+      dates: bars.dates,
+      strategies: compareTemplates(bars, templates, request.initial_capital, benchmarked ? { settings: execution.settings, benchmark: benchmarked } : undefined),
+    });
+    if (benchmark && benchmarked) Object.assign(result, executionEcho(execution.settings), { benchmark: benchmarkBlock(benchmark.symbol, benchmarked) });
+    return serialize(result);
+  });
 }
 
 /** The template a request names; 404 `unknown_strategy`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, resolveTemplateParameters } from '../engine/index.js';
-import { BadRequest } from '../platform/errors.js';
+import { benchmarkRun } from '../engine/benchmark/index.js';
+import { BadRequest, Unprocessable } from '../platform/errors.js';
 import { refusedByEngine } from './engine-refusal.js';
 
 describe('an engine refusal in the backtest feature', () => {
@@ -18,6 +19,17 @@ describe('an engine refusal in the backtest feature', () => {
     expect(refusal.code).toBe('invalid_parameter');
     expect(refusal.message).toMatch(/"slow_period" must be an integer between 5 and 400; got 401/);
     expect(refusal.details?.[0]?.field).toBe('strategy_params.slow_period');
+  });
+
+  it('is a 422 for a benchmark that starts after the backtest (benchmark_too_short)', () => {
+    let caught: unknown;
+    try {
+      refusedByEngine(() => benchmarkRun('QQQ', ['2024-01-02'], { dates: ['2024-01-03'], close: [1] }, 1_000));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(Unprocessable);
+    expect(caught).toMatchObject({ status: 422, code: 'benchmark_too_short', details: [{ field: 'body.benchmark' }] });
   });
 
   it('passes other errors and results through', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpxBars } from '../../test/fixtures/bar-series.js';
 import { fractionArray, moneyArray, roundFraction, roundMoney } from '../engine/index.js';
 import { replayStrategy } from '../engine/replay/replay.js';
-import { libraryBacktestResult } from './library-backtest-result.js';
+import { libraryBacktestHead, libraryBacktestResult } from './library-backtest-result.js';
 
 const spx = loadSpxBars();
 
@@ -27,9 +27,12 @@ describe('libraryBacktestResult', () => {
     expect(result.final_capital).toBe(roundMoney(raw.final_capital));
     expect(result.equity_curve).toEqual(moneyArray(raw.equity_curve));
     expect(result.drawdowns).toEqual(fractionArray(raw.drawdowns));
+    // Without execution settings named, no commission is listed (the body as before issue 25); with them, to the cent.
+    const costed = libraryBacktestHead(42, replay, true).trades;
     result.trades.forEach((t, i) => {
-      const r = raw.trades[i]!;
+      const { commission, ...r } = raw.trades[i]!;
       expect(t).toEqual({ ...r, pnl: roundMoney(r.pnl), return: roundFraction(r.return) });
+      expect(costed[i]).toEqual({ ...t, commission: roundMoney(commission) });
     });
     const s = raw.stats;
     expect(result.stats).toEqual({

@@ -6,8 +6,17 @@
  */
 import { fractionArray, moneyArray, roundFraction, roundFractionOrNull, roundMoney, roundMoneyOrNull } from '../engine/index.js';
 import type { LibraryBacktestResult, LibraryReplay, LibraryStats, LibraryTrade } from '../engine/replay/types.js';
+import type { BacktestExtras } from './execution-result.js';
 
-export function libraryBacktestResult(strategyId: number, replay: LibraryReplay): LibraryBacktestResult {
+/** A trade as the body lists it: its `commission` only when the request named an execution setting. */
+export type LibraryBodyTrade = Omit<LibraryTrade, 'commission'> & { commission?: number };
+
+/** The body: the replay's result, and the `BacktestExtras` when the request named an execution setting. */
+export interface LibraryBacktestBody extends Omit<LibraryBacktestResult, 'trades'>, Partial<BacktestExtras> {
+  trades: LibraryBodyTrade[];
+}
+
+export function libraryBacktestResult(strategyId: number, replay: LibraryReplay): LibraryBacktestBody {
   return {
     ...libraryBacktestHead(strategyId, replay),
     dates: replay.dates,
@@ -16,8 +25,11 @@ export function libraryBacktestResult(strategyId: number, replay: LibraryReplay)
   };
 }
 
-/** The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the replay. */
-export function libraryBacktestHead(strategyId: number, replay: Omit<LibraryReplay, 'dates' | 'equity_curve' | 'drawdowns'>): LibraryBacktestResult {
+/**
+ * The result with its three bar-aligned arrays left empty: `backtestBodyBytes` writes them from the replay.
+ * `costed`: the request named an execution setting, so each trade carries its commission.
+ */
+export function libraryBacktestHead(strategyId: number, replay: Omit<LibraryReplay, 'dates' | 'equity_curve' | 'drawdowns'>, costed = false): LibraryBacktestBody {
   return {
     strategy_id: strategyId,
     start_date: replay.start_date,
@@ -29,13 +41,13 @@ export function libraryBacktestHead(strategyId: number, replay: Omit<LibraryRepl
     dates: [],
     equity_curve: [],
     drawdowns: [],
-    trades: replay.trades.map(roundedTrade),
+    trades: replay.trades.map((t) => roundedTrade(t, costed)),
     stats: roundedStats(replay.stats),
   };
 }
 
-function roundedTrade(t: LibraryTrade): LibraryTrade {
-  return {
+function roundedTrade(t: LibraryTrade, costed: boolean): LibraryBodyTrade {
+  const trade: LibraryBodyTrade = {
     symbol: t.symbol,
     side: t.side,
     entry_date: t.entry_date,
@@ -46,8 +58,9 @@ function roundedTrade(t: LibraryTrade): LibraryTrade {
     pnl: roundMoney(t.pnl),
     return: roundFraction(t.return),
     exit_reason: t.exit_reason,
-    commission: roundMoney(t.commission), // printed only where the route's response schema lists it
   };
+  if (costed) trade.commission = roundMoney(t.commission);
+  return trade;
 }
 
 function roundedStats(s: LibraryStats): LibraryStats {

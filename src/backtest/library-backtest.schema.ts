@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RoundTripMetrics } from './backtest.schema.js';
+import { BenchmarkBlock, CostsPaid, executionEchoFields, executionRequestFields, relativeFields } from './execution.schema.js';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const IsoDate = (description: string) => Type.String({ description: `${description}, \`YYYY-MM-DD\``, maxLength: 10 });
@@ -24,6 +25,7 @@ export const LibraryBacktestRequest = Type.Object(
         description: "Tickers, each once, within the strategy's entry_symbol_allowlist (default: the allowlist's symbols)",
       }),
     ),
+    ...executionRequestFields,
   },
   { additionalProperties: false },
 );
@@ -39,7 +41,8 @@ const Trade = Type.Object({
   qty: Type.Integer({ description: 'Whole shares' }),
   pnl: Type.Number({ description: 'long: qty × (exit − entry); short: qty × (entry − exit)' }),
   return: Type.Number({ description: 'long: exit / entry − 1; short: (entry − exit) / entry' }),
-  exit_reason: Type.Union([Type.Literal('stop_loss'), Type.Literal('profit_target'), Type.Literal('exit_rule'), Type.Literal('end_of_period')]),
+  exit_reason: Type.Union([Type.Literal('stop_loss'), Type.Literal('trailing_stop'), Type.Literal('profit_target'), Type.Literal('exit_rule'), Type.Literal('end_of_period')]),
+  commission: Type.Optional(Type.Number({ description: 'Both fills’ commissions, to the cent (present when the request named an execution setting)' })),
 });
 
 const Stats = Type.Object({
@@ -65,6 +68,10 @@ export const LibraryBacktestResult = Type.Object(
     drawdowns: Type.Array(Type.Number(), { description: 'Drawdown at each date (fraction ≤ 0), aligned with dates' }),
     trades: Type.Array(Trade, { description: 'Sorted by entry date, then symbol' }),
     stats: Stats,
+    ...executionEchoFields,
+    costs_paid: Type.Optional(CostsPaid),
+    benchmark: Type.Optional(BenchmarkBlock),
+    ...relativeFields,
   },
   { description: 'Library backtest result' },
 );

@@ -13,9 +13,14 @@ import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { allowedSymbols, positionSideOf, type StrategyPolicy } from '../strategies/strategy-policy.js';
 import { compileRule, evaluateRules, RuleError, type CompiledRule } from '../strategies/grammar/index.js';
 import { replayStrategyColumns } from '../engine/replay/replay.js';
-import { libraryBacktestHead } from './library-backtest-result.js';
+import { libraryBacktestHead, type LibraryBacktestBody } from './library-backtest-result.js';
 import { backtestBodyBytes } from './backtest-body.js';
-import type { LibraryBacktestResult, PositionSide, ReplayStrategy, SymbolReplayInput } from '../engine/replay/types.js';
+import type { PositionSide, ReplayStrategy, SymbolReplayInput } from '../engine/replay/types.js';
+import { benchmarkRun } from '../engine/benchmark/index.js';
+import { benchmarkBars, type LoadedBenchmark } from './benchmark-bars.js';
+import { executionKey, libraryExits, requestedExecution } from './execution-request.js';
+import { backtestExtras } from './execution-result.js';
+import { refusedByEngine } from './engine-refusal.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
 
 export interface LibraryBacktestDeps {
@@ -36,17 +41,23 @@ export async function libraryBacktestBody(
   deps: LibraryBacktestDeps,
   userId: string,
   request: LibraryBacktestRequest,
-  serialize: (result: LibraryBacktestResult) => string,
+  serialize: (result: LibraryBacktestBody) => string,
 ): Promise<Buffer> {
   const period = optionalPeriod(request.start_date, request.end_date);
   const requested = request.symbols === undefined ? null : requestedSymbols(request.symbols);
+  const execution = requestedExecution(request);
   const strategy = await loadOwnStrategy(deps.db, { userId }, request.strategy_id);
+  // The strategy's own exits; the request's fill in only those the strategy leaves null (docs/backtesting.md).
+  const exits = libraryExits(
+    { stopLossPct: strategy.exit_stop_loss_pct, profitTargetPct: strategy.exit_profit_target_pct, trailingStopPct: strategy.exit_trailing_stop_pct },
+    execution.settings.exits,
+  );
   const replay: ReplayStrategy = {
     side: replaySide(strategy),
     maxPositionSize: strategy.entry_max_position_size,
-    profitTargetPct: strategy.exit_profit_target_pct,
-    stopLossPct: strategy.exit_stop_loss_pct,
-    trailingStopPct: null, // exit_trailing_stop_pct: the API side of issue 25 maps it
+    profitTargetPct: exits.take_profit_pct,
+    stopLossPct: exits.stop_loss_pct,
+    trailingStopPct: exits.trailing_stop_pct,
   };
   const symbols = symbolsToReplay(allowedSymbols(strategy), requested);
   const entryRule = compiled('entry_rule', strategy.entry_rule);
@@ -54,6 +65,7 @@ export async function libraryBacktestBody(
   const bars: { symbol: string; series: BarSeries; version: number }[] = [];
   for (const symbol of symbols) bars.push({ symbol, ...(await barsOf(deps.marketData, symbol, period)) });
   const capital = request.starting_capital ?? DEFAULT_STARTING_CAPITAL;
+  const benchmark = execution.named ? await libraryBenchmark(deps.marketData, execution.benchmark, bars) : null;
   // Everything the body depends on. The id is in the body; ownership was checked above, before any lookup.
   const key = JSON.stringify([
     'library',
@@ -65,18 +77,41 @@ export async function libraryBacktestBody(
     period.from,
     period.to,
     capital,
+    ...executionKey(execution, benchmark),
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
       const [entry, exit] = signalsOf(series, entryRule, exitRule);
       return { symbol, bars: series, entry: entry ?? null, exit: exit ?? null };
     });
-    const result = replayStrategyColumns(inputs, replay, capital);
+    const result = replayStrategyColumns(inputs, replay, capital, execution.named ? { costs: execution.settings.costs, sizing: execution.settings.sizing } : undefined);
     // One symbol's timeline is its bars' dates (the replay returns a copy): the bars' own array is the one whose JSON is memoized.
     const dates = inputs.length === 1 ? inputs[0]!.bars.dates : result.dates;
     const series = { dates, equity: result.equity, drawdowns: result.drawdowns };
-    return backtestBodyBytes(libraryBacktestHead(Number(strategy.id), result), series, serialize);
+    const head = libraryBacktestHead(Number(strategy.id), result, execution.named);
+    if (benchmark) {
+      const benchmarked = refusedByEngine(() => benchmarkRun(benchmark.symbol, result.dates, benchmark.bars, capital));
+      Object.assign(head, backtestExtras({ ...execution.settings, exits }, result.costs_paid, result.equity, benchmark.symbol, benchmarked));
+    }
+    return backtestBodyBytes(head, series, serialize);
   });
+}
+
+/**
+ * The library run's benchmark: the one the request names, else the first replayed symbol (sorted) with a bar on the
+ * timeline's first date, so the default always covers the timeline. A replayed symbol is valued on the bars already
+ * read; any other is read like a legacy backtest's benchmark (benchmark-bars.ts).
+ */
+async function libraryBenchmark(
+  marketData: MarketData,
+  named: string | undefined,
+  bars: readonly { symbol: string; series: BarSeries; version: number }[],
+): Promise<LoadedBenchmark> {
+  const start = bars.reduce((first, b) => (b.series.dates[0]! < first ? b.series.dates[0]! : first), bars[0]!.series.dates[0]!);
+  const end = bars.reduce((last, b) => (b.series.dates.at(-1)! > last ? b.series.dates.at(-1)! : last), bars[0]!.series.dates.at(-1)!);
+  const own = bars.find((b) => (named === undefined || b.symbol === named) && b.series.dates[0] === start);
+  if (own) return { symbol: own.symbol, bars: own.series, version: own.version };
+  return benchmarkBars(marketData, named!, [start, end], 'delayed_sip');
 }
 
 /**

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { BarSeries, CellMetrics, ResolvedParameters, StrategyTemplate } from '../engine/index.js';
+import { FRICTIONLESS, type ExecutionSettings } from '../engine/execution/settings.js';
 import { ServiceUnavailable } from '../platform/errors.js';
 import { unpackMetrics, type SweepChunk } from './sweep-worker.js';
 
@@ -34,7 +35,13 @@ export class SweepPool {
    * Each cell's metrics over the bars, in the order of `cells`: one chunk of consecutive cells per thread, each
    * chunk sent with its own copy of the bars' columns (moved to the thread, so the cached series is never shared).
    */
-  async runCells(bars: BarSeries, template: StrategyTemplate, cells: readonly ResolvedParameters[], initialCapital: number): Promise<CellMetrics[]> {
+  async runCells(
+    bars: BarSeries,
+    template: StrategyTemplate,
+    cells: readonly ResolvedParameters[],
+    initialCapital: number,
+    execution: ExecutionSettings = FRICTIONLESS,
+  ): Promise<CellMetrics[]> {
     if (cells.length === 0) return [];
     const pool = this.#started();
     const chunkCount = Math.min(this.threads, cells.length);
@@ -48,6 +55,7 @@ export class SweepPool {
         bars: { dates: bars.dates, open: columns[0], high: columns[1], low: columns[2], close: columns[3], volume: columns[4] },
         cells: cells.slice(start, start + chunkSize),
         initialCapital,
+        execution,
       };
       runs.push(pool.run(chunk, { transferList: columns.map((column) => column.buffer) }).catch((error: unknown) => this.#refusal(error)));
     }

@@ -4,12 +4,15 @@
  */
 import { Piscina } from 'piscina';
 import { findTemplate, sweepCells, type BarSeries, type CellMetrics, type ResolvedParameters } from '../engine/index.js';
+import type { ExecutionSettings } from '../engine/execution/settings.js';
 
 export interface SweepChunk {
   readonly templateId: string;
   readonly bars: BarSeries;
   readonly cells: readonly ResolvedParameters[];
   readonly initialCapital: number;
+  /** Plain data, copied to the thread. */
+  readonly execution: ExecutionSettings;
 }
 
 /** The packed order of a cell's metrics. */
@@ -18,7 +21,7 @@ export const METRIC_FIELDS = ['total_return', 'annualized_return', 'sharpe_ratio
 export default function sweepChunk(chunk: SweepChunk): Float64Array {
   const template = findTemplate(chunk.templateId);
   if (!template) throw new RangeError(`No strategy template "${chunk.templateId}".`);
-  const packed = packMetrics(sweepCells(chunk.bars, template, chunk.cells, chunk.initialCapital));
+  const packed = packMetrics(sweepCells(chunk.bars, template, chunk.cells, chunk.initialCapital, chunk.execution));
   return Piscina.move(packed) as Float64Array;
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BacktestRequest } from './backtest.schema.js';
+import { BenchmarkSummary, executionEchoFields, executionRequestFields } from './execution.schema.js';
 
 /** A sweep's minimum of round-trip trades when the request gives none (docs/market-data.md, "Parameter sweep route"). */
 export const DEFAULT_MIN_TRADES = 10;
@@ -82,6 +83,7 @@ export const SweepRequest = Type.Object(
       }),
     ),
     validation: Type.Optional(SweepValidation),
+    ...executionRequestFields,
   },
   { additionalProperties: false },
 );
@@ -143,6 +145,8 @@ export const SweepResult = Type.Object(
     skipped_cells: Type.Integer({ description: 'Grid cells left out for breaking a rule of the template (fast below slow …)' }),
     best: Cell,
     validation: Type.Optional(Type.Union([SplitResult, WalkForwardResult])),
+    ...executionEchoFields,
+    benchmark: Type.Optional(BenchmarkSummary),
   },
   { description: 'Parameter sweep result' },
 );

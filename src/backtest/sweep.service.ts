@@ -6,6 +6,10 @@ import { refusedByEngine, refusedByEngineAsync } from './engine-refusal.js';
 import type { SweepPool } from './sweep-pool.js';
 import { sweepResult } from './sweep-result.js';
 import { DEFAULT_MIN_TRADES, type SweepRequest, type SweepResult, type SweepValidation } from './sweep.schema.js';
+import { benchmarkRun } from '../engine/benchmark/index.js';
+import { benchmarkFor } from './benchmark-bars.js';
+import { executionKey, requestedExecution } from './execution-request.js';
+import { benchmarkSummary, executionEcho } from './execution-result.js';
 
 export interface SweepDeps extends BacktestDeps {
   /** The worker threads the cells run on. */
@@ -24,19 +28,25 @@ export async function sweepBody(deps: SweepDeps, request: SweepRequest, serializ
   const period = requestedPeriod(request.start_date, request.end_date);
   const feed = dataFeedOf(request.data_feed);
   assertTicker(request.symbol);
+  const execution = requestedExecution(request);
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
+  const benchmark = execution.named ? await benchmarkFor(deps.marketData, execution.benchmark ?? request.symbol, { symbol: request.symbol, series: bars, version }, feed) : null;
   const objective = request.objective as SweepObjective;
   const minTrades = request.min_trades ?? DEFAULT_MIN_TRADES;
   const capital = request.initial_capital;
   // The plan's axes, not the request's grid: a range and the list of its values are the same sweep.
-  const key = JSON.stringify(['sweep', request.symbol, version, period.from, period.to, feed, template.id, plan.parameters, plan.axes, objective, minTrades, validation ?? null, capital]);
+  const key = JSON.stringify(['sweep', request.symbol, version, period.from, period.to, feed, template.id, plan.parameters, plan.axes, objective, minTrades, validation ?? null, capital, ...executionKey(execution, benchmark)]);
   return deps.responses.getOrCreate(key, async () => {
+    const benchmarked = benchmark && refusedByEngine(() => benchmarkRun(benchmark.symbol, bars.dates, benchmark.bars, capital));
+    const settings = execution.settings;
     const outcome = await refusedByEngineAsync(() =>
-      runSweep({ bars, template, plan, initialCapital: capital, objective, minTrades, ...(validation ? { validation } : {}) }, (cellBars, cells) =>
-        deps.sweeps.runCells(cellBars, template, cells, capital),
+      runSweep({ bars, template, plan, initialCapital: capital, objective, minTrades, execution: settings, ...(validation ? { validation } : {}) }, (cellBars, cells) =>
+        deps.sweeps.runCells(cellBars, template, cells, capital, settings),
       ),
     );
-    return serialize(sweepResult({ symbol: request.symbol, template, ...usedPeriod(bars), objective, minTrades, bars, plan, outcome }));
+    const result = sweepResult({ symbol: request.symbol, template, ...usedPeriod(bars), objective, minTrades, bars, plan, outcome });
+    if (benchmark && benchmarked) Object.assign(result, executionEcho(settings), { benchmark: benchmarkSummary(benchmark.symbol, benchmarked) });
+    return serialize(result);
   });
 }
 

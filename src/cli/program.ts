@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { addAdminCommands } from './admin.command.js';
 import { configOrExit } from './exits.js';
+import { addFetchBarsCommand } from './fetch-bars.command.js';
 import { addImportBarsCommand } from './import-bars.command.js';
 import { addServiceCommands } from './service.commands.js';
 
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .description('tradelab: trading research for retail traders. Configuration comes from the environment (see README).');
   addServiceCommands(program, configOrExit);
   addImportBarsCommand(program, configOrExit);
+  addFetchBarsCommand(program, configOrExit);
   addAdminCommands(program, configOrExit);
   return program;
 }

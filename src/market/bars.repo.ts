@@ -82,3 +82,24 @@ export async function barsAfter(db: DbOrTx, symbol: string, date: string): Promi
     .orderBy('date')
     .execute();
 }
+
+/** `symbol`'s newest bar dated `date` or before it (its date and close), or undefined. */
+export async function barOnOrBefore(db: DbOrTx, symbol: string, date: string): Promise<{ date: string; close: number } | undefined> {
+  return db.selectFrom('bars').select(['date', 'close']).where('symbol', '=', symbol).where('date', '<=', date).orderBy('date', 'desc').limit(1).executeTakeFirst();
+}
+
+/** Whether a bar of `symbol` dated after `date` is stored. */
+export async function hasBarAfter(db: DbOrTx, symbol: string, date: string): Promise<boolean> {
+  const row = await db.selectFrom('bars').select('date').where('symbol', '=', symbol).where('date', '>', date).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How many bars of `symbol` are stored and the dates of the first and the last (null dates when none). */
+export async function storedRange(db: DbOrTx, symbol: string): Promise<{ bars: number; first: string | null; last: string | null }> {
+  const row = await db
+    .selectFrom('bars')
+    .select((eb) => [eb.fn.countAll<number>().as('bars'), eb.fn.min('date').as('first'), eb.fn.max('date').as('last')])
+    .where('symbol', '=', symbol)
+    .executeTakeFirstOrThrow();
+  return { bars: Number(row.bars), first: row.first ?? null, last: row.last ?? null };
+}

@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.js';
 import { fetchAlpacaDailyBars } from './alpaca.provider.js';
 import type { Bar } from './bar-series.js';
 import type { DataFeed } from './market-terms.js';
-import { createYahooDailyBars } from './yahoo.provider.js';
+import { createYahooDailyBars, createYahooSearch } from './yahoo.provider.js';
 
 /** Where bars the store lacks come from (`MARKET_DATA_PROVIDER`). */
 export interface MarketDataProvider {
@@ -14,6 +14,14 @@ export interface MarketDataProvider {
   readonly realTime: boolean;
   /** Daily bars dated `from` to `to` (`YYYY-MM-DD`, inclusive), adjusted for splits and dividends. */
   dailyBars(symbol: string, from: string, to: string, feed: DataFeed): Promise<Bar[]>;
+  /** Tickers it knows matching a ticker or name, best first; absent for a provider without a search (Alpaca's data API). */
+  readonly searchSymbols?: (query: string) => Promise<ProviderSymbol[]>;
+}
+
+/** A ticker a provider knows, with its name there. */
+export interface ProviderSymbol {
+  readonly symbol: string;
+  readonly name: string;
 }
 
 export interface ProviderDeps {
@@ -26,8 +34,9 @@ export interface ProviderDeps {
 /** The configured provider, or `null` for `MARKET_DATA_PROVIDER=none` (only stored bars are served). */
 export function marketDataProviderFor(config: Pick<Config, 'marketDataProvider' | 'alpaca' | 'yahoo'>, deps: ProviderDeps): MarketDataProvider | null {
   if (config.marketDataProvider === 'yahoo') {
-    const dailyBars = createYahooDailyBars({ config: config.yahoo, clock: deps.clock, logger: deps.logger });
-    return { source: 'yahoo', realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to) };
+    const yahooDeps = { config: config.yahoo, clock: deps.clock, logger: deps.logger };
+    const dailyBars = createYahooDailyBars(yahooDeps);
+    return { source: 'yahoo', realTime: false, dailyBars: (symbol, from, to) => dailyBars(symbol, from, to), searchSymbols: createYahooSearch(yahooDeps) };
   }
   const alpaca = config.alpaca;
   if (config.marketDataProvider !== 'alpaca' || alpaca === null) return null;

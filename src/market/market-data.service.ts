@@ -10,7 +10,7 @@ import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
 
 /** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
-const PROVIDER_HISTORY_START = '1990-01-01';
+export const PROVIDER_HISTORY_START = '1990-01-01';
 
 export interface MarketDataDeps {
   readonly db: Db;
@@ -37,6 +37,8 @@ export interface MarketData {
    */
   barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
   readonly cache: BarSeriesCache;
+  /** The provider it fetches from (`null`: stored bars only); the symbol search and the feed list ask it too. */
+  readonly provider: MarketDataProvider | null;
 }
 
 export function createMarketData(deps: MarketDataDeps): MarketData {
@@ -102,7 +104,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     return checked === undefined || deps.clock.now().getTime() - checked >= FEED_DELAY_MS;
   }
 
-  return { barsFor, cache };
+  return { barsFor, cache, provider: deps.provider };
 }
 
 /** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */

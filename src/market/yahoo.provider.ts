@@ -1,12 +1,14 @@
 import YahooFinance from 'yahoo-finance2';
 import type { ChartResultArray } from 'yahoo-finance2/modules/chart';
+import type { SearchResult } from 'yahoo-finance2/modules/search';
 import type { FastifyBaseLogger } from 'fastify';
 import type { YahooConfig } from '../platform/config.js';
 import type { Clock } from '../platform/clock.js';
 import { AppError, NotFound, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { adjustedBy } from './csv-bars.js';
-import { nextDay } from './market-terms.js';
+import type { ProviderSymbol } from './market-data-provider.js';
+import { isTicker, nextDay } from './market-terms.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 
 export interface YahooDeps {
@@ -26,13 +28,7 @@ export type YahooDailyBars = (symbol: string, from: string, to: string) => Promi
  * our errors.
  */
 export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
-  const client = new YahooFinance({
-    fetch: transport(deps.config),
-    // After a shape error it would ask registry.npmjs.org for a newer version: never call out beyond YAHOO_BASE_URL.
-    versionCheck: false,
-    validation: { logErrors: false },
-    logger: quietLogger(deps.logger),
-  });
+  const client = yahooClient(deps.config, deps.logger);
   return async (symbol, from, to) => {
     let result: ChartResultArray;
     try {
@@ -43,6 +39,47 @@ export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
     }
     return completedSessions(result, deps.clock.now());
   };
+}
+
+/** Tickers Yahoo knows matching `query` (a ticker or a name, as Yahoo's own search box takes it), best first. */
+export type YahooSearch = (query: string) => Promise<ProviderSymbol[]>;
+
+/** A search answers a person typing: it waits at most this long, whatever `YAHOO_TIMEOUT_MS` allows a chart. */
+const SEARCH_TIMEOUT_MS = 3000;
+/** What a search offers: instruments with daily bars like a stock's (no options, futures, currencies or crypto). */
+const OFFERED_TYPES: ReadonlySet<unknown> = new Set(['EQUITY', 'ETF', 'INDEX', 'MUTUALFUND']);
+const SEARCH_OPTIONS = { quotesCount: 10, newsCount: 0, enableFuzzyQuery: false, enableCb: false, enableNavLinks: false } as const;
+
+/**
+ * Yahoo Finance's symbol search through yahoo-finance2's `search()` (`/v1/finance/search`, no cookie or crumb either):
+ * the instruments it offers whose ticker we accept, named by Yahoo's long name (else its short name). Throws our
+ * provider errors, as the chart does.
+ */
+export function createYahooSearch(deps: YahooDeps): YahooSearch {
+  const timeoutMs = Math.min(deps.config.timeoutMs, SEARCH_TIMEOUT_MS);
+  const client = yahooClient({ ...deps.config, timeoutMs }, deps.logger);
+  return async (query) => {
+    let result: SearchResult;
+    try {
+      result = await client.search(query, SEARCH_OPTIONS);
+    } catch (error) {
+      throw providerError(error, timeoutMs);
+    }
+    return result.quotes.flatMap((quote) => {
+      if (quote.isYahooFinance !== true || !OFFERED_TYPES.has(quote.quoteType) || !isTicker(quote.symbol)) return [];
+      return [{ symbol: quote.symbol, name: quote.longname ?? quote.shortname ?? quote.symbol }];
+    });
+  };
+}
+
+function yahooClient(config: YahooConfig, logger: Pick<FastifyBaseLogger, 'debug'>) {
+  return new YahooFinance({
+    fetch: transport(config),
+    // After a shape error it would ask registry.npmjs.org for a newer version: never call out beyond YAHOO_BASE_URL.
+    versionCheck: false,
+    validation: { logErrors: false },
+    logger: quietLogger(logger),
+  });
 }
 
 /** A `fetch` for the library: Yahoo's URL re-pointed at `YAHOO_BASE_URL`; statuses other than 200 become our errors. */

@@ -38,6 +38,10 @@ const ruleFields = {
   credit_min_amount: nullable(Type.Number({ exclusiveMinimum: 0 }), 'Minimum net credit per share for credit strategies (> 0)'),
   exit_profit_target_pct: nullable(Type.Number({ exclusiveMinimum: 0, maximum: 10 }), 'Decimal fraction in (0, 10]; 0.20 = 20 %'),
   exit_stop_loss_pct: nullable(Type.Number({ minimum: -1, exclusiveMaximum: 0 }), 'Decimal fraction in [-1, 0); -0.50 = -50 %'),
+  exit_trailing_stop_pct: nullable(
+    Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
+    'Decimal fraction in (0, 1): close when a close falls this far below the highest close since the entry (0.10 = 10 %). Backtests only; null: none',
+  ),
   exit_max_dte: nullable(Type.Integer({ minimum: 1, maximum: MAX_DTE_LIMIT }), `Maximum calendar days to expiry, 1–${MAX_DTE_LIMIT}`),
   entry_rule: nullable(Type.String({ maxLength: RULE_MAX }), 'Rule grammar expression; blank or null: enter on the first bar'),
   exit_rule: nullable(Type.String({ maxLength: RULE_MAX }), 'Rule grammar expression; blank or null: no rule exit'),
@@ -63,6 +67,7 @@ export const Strategy = Type.Object(
     credit_min_amount: nullable(Type.Number()),
     exit_profit_target_pct: nullable(Type.Number()),
     exit_stop_loss_pct: nullable(Type.Number()),
+    exit_trailing_stop_pct: nullable(Type.Number()),
     exit_max_dte: nullable(Type.Integer()),
     entry_rule: nullable(Type.String()),
     exit_rule: nullable(Type.String()),

@@ -53,6 +53,7 @@ export function strategyView(row: StrategyRow): Strategy {
     credit_min_amount: row.credit_min_amount,
     exit_profit_target_pct: row.exit_profit_target_pct,
     exit_stop_loss_pct: row.exit_stop_loss_pct,
+    exit_trailing_stop_pct: row.exit_trailing_stop_pct,
     exit_max_dte: row.exit_max_dte,
     entry_rule: row.entry_rule,
     exit_rule: row.exit_rule,
@@ -167,6 +168,7 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
   if (body.credit_min_amount !== undefined) changes.credit_min_amount = body.credit_min_amount;
   if (body.exit_profit_target_pct !== undefined) changes.exit_profit_target_pct = body.exit_profit_target_pct;
   if (body.exit_stop_loss_pct !== undefined) changes.exit_stop_loss_pct = body.exit_stop_loss_pct;
+  if (body.exit_trailing_stop_pct !== undefined) changes.exit_trailing_stop_pct = body.exit_trailing_stop_pct;
   if (body.exit_max_dte !== undefined) changes.exit_max_dte = body.exit_max_dte;
   if (body.entry_rule !== undefined) changes.entry_rule = checkedRule('entry_rule', body.entry_rule);
   if (body.exit_rule !== undefined) changes.exit_rule = checkedRule('exit_rule', body.exit_rule);

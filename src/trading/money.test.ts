@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyTrade, FLAT, immediateFillPrice, restingFill, splitOverLegs, type Holding } from './fills.js';
-import { amountCents, averagePrice, MoneyOutOfRange, proportionalCents, safeCents, STARTING_CASH_CENTS } from './money.js';
+import { amountCents, averagePrice, differenceCents, MoneyOutOfRange, proportionalCents, safeCents, STARTING_CASH_CENTS } from './money.js';
 
 describe('amountCents: qty × price exactly, rounded half away from zero to the cent', () => {
   it.each([
@@ -27,6 +27,21 @@ describe('amountCents: qty × price exactly, rounded half away from zero to the 
     expect(splitOverLegs(1001, [1, 1])).toEqual([501, 500]);
     expect(splitOverLegs(-1000, [1, 2, 1])).toEqual([-250, -500, -250]);
     expect(averagePrice(100_000, 3)).toBe(333.33333333);
+  });
+});
+
+describe('differenceCents: qty × (a − b) × multiplier on the exact decimal difference, rounded once', () => {
+  it.each([
+    // 441.21505 − 440 = 1.21505 exactly: 12,150.5 cents a contract, half away from zero 12,151 (the doubles' 1.2150499999999766 would give 12,150).
+    [1, 441.21505, 440, 100, 12_151],
+    // 445 − 441.21505 = 3.78495: 37,849.5 → 37,850 (doubles: 37,849).
+    [1, 445, 441.21505, 100, 37_850],
+    [3, 445, 441.21505, 100, 113_549],
+    [2, 441.21505, 445, 100, -75_699],
+    [1, 1455.219971, 1400, 1, 5522],
+    [7, 12.345, 12.345, 100, 0],
+  ])('%d × (%d − %d) × %d = %d cents', (qty, a, b, multiplier, cents) => {
+    expect(differenceCents(qty, a, b, multiplier)).toBe(cents);
   });
 });
 

@@ -26,6 +26,21 @@ export function amountCents(qty: number, price: number, multiplier = 1): number 
   return toSafeNumber(divideRounded(numerator, 10n ** BigInt(scale)));
 }
 
+/**
+ * qty × (minuend − subtrahend) × multiplier in whole cents, rounded half away from zero once, on the exact difference
+ * of the two prices' decimal forms (1455.219971 − 1400 is 55.219971, never 55.21997100000001): an option's intrinsic
+ * value at settlement.
+ */
+export function differenceCents(qty: number, minuend: number, subtrahend: number, multiplier = 1): number {
+  if (!Number.isSafeInteger(qty) || !Number.isSafeInteger(multiplier)) throw new RangeError('qty and multiplier are integers');
+  if (!Number.isFinite(minuend) || !Number.isFinite(subtrahend)) throw new RangeError('prices are finite');
+  const a = decimalOf(minuend);
+  const b = decimalOf(subtrahend);
+  const scale = Math.max(a.scale, b.scale);
+  const digits = a.digits * 10n ** BigInt(scale - a.scale) - b.digits * 10n ** BigInt(scale - b.scale);
+  return toSafeNumber(divideRounded(BigInt(qty) * BigInt(multiplier) * digits * 100n, 10n ** BigInt(scale)));
+}
+
 /** The share of `cost` that `part` of `whole` units carry, in cents, rounded half away from zero (all of it when part = whole). */
 export function proportionalCents(cost: number, part: number, whole: number): number {
   if (part === whole) return cost;

@@ -24,3 +24,8 @@ export async function deleteStructuresById(db: DbOrTx, ids: readonly string[]): 
 export async function deleteStructures(db: DbOrTx, userId: string): Promise<void> {
   await db.deleteFrom('option_structures').where('user_id', '=', userId).execute();
 }
+
+/** A structure's legs and net price after some of its legs settled. */
+export async function updateStructureLegs(db: DbOrTx, id: string, change: { legs: string; net_price: number }, now: string): Promise<void> {
+  await db.updateTable('option_structures').set({ ...change, updated_at: now }).where('id', '=', id).execute();
+}

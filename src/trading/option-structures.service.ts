@@ -9,7 +9,8 @@ import { parseOccSymbol } from '../compliance/occ-symbol.js';
 import { isoNow, type Clock } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
 import { newId } from '../platform/ids.js';
-import { deleteStructuresById, insertStructure, listStructures, updateStructureQty, type StructureRow } from './option-structures.repo.js';
+import { deleteStructuresById, insertStructure, listStructures, updateStructureLegs, updateStructureQty, type StructureRow } from './option-structures.repo.js';
+import { hasExpired, settledStructure } from './option-settlement.js';
 import { listPositions } from './portfolio.repo.js';
 import { riskProfile, type StructureLeg } from './structure-payoff.js';
 import type { Portfolio } from './trading.schema.js';
@@ -43,22 +44,44 @@ export async function recordStructure(trx: DbOrTx, clock: Clock, userId: string,
   await insertStructure(trx, { id: newId(), user_id: userId, underlying: fill.underlying, legs, qty: left, net_price: fill.netPrice, opened_at: now, updated_at: now });
 }
 
-/** The open structures as the portfolio shows them: each leg's right, strike and expiry, and the structure's risk at its price. */
-export async function structuresView(db: DbOrTx, userId: string): Promise<Portfolio['options_structures']> {
+/**
+ * After the user's contracts of `underlying` expiring on `expiry` settled at `close` (inside the settlement's
+ * transaction): a structure all of whose legs expired goes; one with later legs too (a calendar) keeps those, its
+ * net price less what the settled legs paid back.
+ */
+export async function settleStructures(trx: DbOrTx, clock: Clock, userId: string, settled: { underlying: string; expiry: string; close: number }): Promise<void> {
+  const now = isoNow(clock);
+  for (const structure of await listStructures(trx, userId)) {
+    if (structure.underlying !== settled.underlying) continue;
+    const legs = legsOf(structure);
+    if (!legs.some((leg) => parseOccSymbol(leg.symbol)?.expiry === settled.expiry)) continue;
+    const rest = settledStructure(legs, Number(structure.net_price), settled.expiry, settled.close);
+    if (rest.legs.length === 0) await deleteStructuresById(trx, [structure.id]);
+    else await updateStructureLegs(trx, structure.id, { legs: JSON.stringify(rest.legs), net_price: rest.netPrice }, now);
+  }
+}
+
+/**
+ * The open structures as the portfolio shows them: each leg's right, strike and expiry, the structure's risk at its
+ * price, and whether a leg has expired (`today`, New York) and awaits its settlement.
+ */
+export async function structuresView(db: DbOrTx, userId: string, today: string): Promise<Portfolio['options_structures']> {
   return (await listStructures(db, userId)).map((structure) => {
     const legs = legsOf(structure);
     const qty = Number(structure.qty);
     const netPrice = Number(structure.net_price);
+    const shown = legs.map((leg) => {
+      const option = parseOccSymbol(leg.symbol)!;
+      return { ...leg, right: option.type, strike: option.strike, expiry: option.expiry };
+    });
     return {
       id: structure.id,
       underlying: structure.underlying,
-      legs: legs.map((leg) => {
-        const option = parseOccSymbol(leg.symbol)!;
-        return { ...leg, right: option.type, strike: option.strike, expiry: option.expiry };
-      }),
+      legs: shown,
       qty,
       net_price: netPrice,
       opened_at: structure.opened_at,
+      awaiting_settlement: shown.some((leg) => hasExpired(leg.expiry, today)),
       ...riskProfile(legs, qty, netPrice),
     };
   });

@@ -23,6 +23,10 @@ export function orderView(row: OrderRow): Order {
     reject_reason: row.reject_reason,
     violations: row.violations === null ? null : JSON.parse(row.violations),
     client_order_id: row.client_order_id,
+    settlement:
+      row.settles_expiry === null
+        ? null
+        : { expiry: row.settles_expiry, underlying_close: Number(row.settlement_close), close_date: row.settlement_close_date ?? row.settles_expiry },
     created_at: row.created_at,
   };
 }

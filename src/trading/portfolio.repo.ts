@@ -52,3 +52,8 @@ export async function deletePosition(db: DbOrTx, userId: string, symbol: string)
 export async function deletePositions(db: DbOrTx, userId: string): Promise<void> {
   await db.deleteFrom('paper_positions').where('user_id', '=', userId).execute();
 }
+
+/** Every user's option positions (the settlement job looks for the expired ones). */
+export async function listAllOptionPositions(db: DbOrTx): Promise<Pick<PositionRow, 'user_id' | 'symbol'>[]> {
+  return db.selectFrom('paper_positions').select(['user_id', 'symbol']).where('asset_class', '=', 'option').orderBy('user_id').orderBy('symbol').execute();
+}

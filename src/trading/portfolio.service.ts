@@ -1,5 +1,7 @@
 import type { AuthContext } from '../auth/sessions.service.js';
 import { findUserById, lockUserShared, type UserRow } from '../auth/users.repo.js';
+import { newYorkDate } from '../compliance/compliance-rules.js';
+import { parseOccSymbol } from '../compliance/occ-symbol.js';
 import { latestStoredClose } from '../market/bars.repo.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow, type Clock } from '../platform/clock.js';
@@ -9,6 +11,7 @@ import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { applyTrade, FLAT } from './fills.js';
 import { amountCents, averagePrice, centsToAmount, safeCents, STARTING_CASH_CENTS } from './money.js';
 import { collateralCents, type ContractHolding } from './option-risk.js';
+import { hasExpired } from './option-settlement.js';
 import { deleteStructures } from './option-structures.repo.js';
 import { structuresView } from './option-structures.service.js';
 import { listUserRestingOrders, markCanceled } from './orders.repo.js';
@@ -116,6 +119,7 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
   const account = await findAccount(deps.db, caller.userId);
   const [positions, reserved] = await Promise.all([listPositions(deps.db, caller.userId), reservations(deps.db, caller.userId)]);
   const cashCents = account ? Number(account.cash_cents) : STARTING_CASH_CENTS;
+  const today = newYorkDate(deps.clock.now());
   let equityCents = cashCents;
   const equities: Portfolio['positions'] = [];
   const options: Portfolio['options_positions'] = [];
@@ -123,9 +127,10 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
     const qty = Number(position.qty);
     const cost = Number(position.cost_cents);
     if (position.asset_class === 'option') {
-      // No option quotes are stored: a leg counts at what it cost.
+      // No option quotes are stored: a leg counts at what it cost, until its settlement books what it was worth.
       equityCents += cost;
-      options.push({ symbol: position.symbol, qty, avg_price: averagePrice(cost, qty, CONTRACT_MULTIPLIER) });
+      const expiry = parseOccSymbol(position.symbol)!.expiry;
+      options.push({ symbol: position.symbol, qty, avg_price: averagePrice(cost, qty, CONTRACT_MULTIPLIER), expiry, awaiting_settlement: hasExpired(expiry, today) });
       continue;
     }
     const close = await latestStoredClose(deps.db, position.symbol);
@@ -146,7 +151,7 @@ export async function myPortfolio(deps: TradingDeps, caller: Caller): Promise<Po
     equity: centsToAmount(equityCents),
     positions: equities,
     options_positions: options,
-    options_structures: await structuresView(deps.db, caller.userId),
+    options_structures: await structuresView(deps.db, caller.userId, today),
     realized_pnl: centsToAmount(account ? Number(account.realized_pnl_cents) : 0),
     trade_cooldown_until: await cooldownUntil(deps, caller),
   };

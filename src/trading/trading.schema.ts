@@ -74,6 +74,17 @@ export const Order = Type.Object({
   reject_reason: Type.Union([Type.String(), Type.Null()], { description: 'The refusal code, such as compliance_violation or insufficient_funds' }),
   violations: Type.Union([Type.Array(Violation), Type.Null()]),
   client_order_id: Type.Union([Type.String(), Type.Null()]),
+  settlement: Type.Union(
+    [
+      Type.Object({
+        expiry: Type.String({ description: 'YYYY-MM-DD: the expiry the contracts settled at' }),
+        underlying_close: Type.Number({ description: 'The underlying’s close they settled at (intrinsic value, no spread, no commission)' }),
+        close_date: Type.String({ description: 'YYYY-MM-DD: that close’s session, the expiry or, when the expiry was no session, the last one before it' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Not an order the trader placed: the settlement at expiry of the contracts in `legs` (each held one reversed), filled at their intrinsic value per share; null for a trade' },
+  ),
   created_at: Type.String(),
 });
 export type Order = Static<typeof Order>;
@@ -131,6 +142,7 @@ const OptionStructure = Type.Object({
   qty: Type.Integer({ description: 'Units of the structure still open' }),
   net_price: Type.Number({ description: 'Per share, as the opening order: positive a debit paid, negative a credit received' }),
   opened_at: Type.String(),
+  awaiting_settlement: Type.Boolean({ description: 'A leg has expired: the structure is no longer a live position and settles when its expiry’s close is stored' }),
   ...riskFields,
 });
 
@@ -148,9 +160,16 @@ export const Portfolio = Type.Object({
       unrealized_pnl: Type.Union([Type.Number(), Type.Null()]),
     }),
   ),
-  options_positions: Type.Array(Type.Object({ symbol: Type.String(), qty: Type.Integer(), avg_price: Type.Number() }), {
-    description: 'Per contract (negative: sold); a structure\'s net price is split over its legs by ratio, so see options_structures for the price paid',
-  }),
+  options_positions: Type.Array(
+    Type.Object({
+      symbol: Type.String(),
+      qty: Type.Integer(),
+      avg_price: Type.Number(),
+      expiry: Type.String({ description: 'YYYY-MM-DD' }),
+      awaiting_settlement: Type.Boolean({ description: 'Expired: no longer live; settles at intrinsic value once the underlying’s close on the expiry date is stored' }),
+    }),
+    { description: 'Per contract (negative: sold); a structure\'s net price is split over its legs by ratio, so see options_structures for the price paid' },
+  ),
   options_structures: Type.Array(OptionStructure, { description: 'The open options positions as the structures they were traded as, oldest first' }),
   realized_pnl: Type.Number(),
   trade_cooldown_until: Type.Union([Type.String(), Type.Null()], {

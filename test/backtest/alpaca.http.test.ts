@@ -52,7 +52,9 @@ describeEachDialect('backtests on Alpaca data fetched on demand', (db) => {
     // The store now covers the period: no provider call.
     expect((await backtest({ end_date: '2025-12-20' })).statusCode).toBe(200);
     expect(fake.seen).toHaveLength(2);
-    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([{ symbol: 'AAPL', name: 'AAPL' }]);
+    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([
+      { symbol: 'AAPL', name: 'AAPL', stored: true, source: 'alpaca', first_date: DECEMBER[0]!.t.slice(0, 10), last_date: DECEMBER.at(-1)!.t.slice(0, 10) },
+    ]);
   });
 
   it('asks for the newest bars at most every 15 minutes on the delayed feed, storing what is new', async () => {
@@ -110,5 +112,22 @@ describeEachDialect('backtests on Alpaca data fetched on demand', (db) => {
     const response = await backtest({ symbol: 'NEWCO' });
     expect(response.statusCode).toBe(status);
     expect(response.json()).toEqual({ error, message: expect.any(String) });
+  });
+
+  it('fetches a benchmark it has not stored through the provider, as the backtested symbol; 404 naming the benchmark when the provider has none', async () => {
+    const msft = DECEMBER.map((bar) => ({ ...bar, c: bar.c * 2 }));
+    fake.answer((request) => {
+      if (request.path.includes('/MSFT/')) return { status: 200, body: { bars: msft, symbol: 'MSFT', next_page_token: null } };
+      return { status: 200, body: { bars: [], symbol: request.path.includes('/ZZZB/') ? 'ZZZB' : 'AAPL', next_page_token: null } };
+    });
+    const response = await backtest({ benchmark: 'MSFT' });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(fake.seen.some((request) => request.path.includes('/MSFT/'))).toBe(true);
+    // 10,000 × close / the first close, on AAPL's dates (the same trading days).
+    expect(body.benchmark).toMatchObject({ symbol: 'MSFT', equity_curve: msft.map((bar) => Math.round((10000 * bar.c * 100) / msft[0]!.c) / 100) });
+    const unknown = await backtest({ benchmark: 'ZZZB' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: 'unknown_symbol', details: [{ field: 'body.benchmark' }] });
   });
 });

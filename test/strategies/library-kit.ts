@@ -29,6 +29,7 @@ export const FULL_STRATEGY = {
   credit_min_amount: 0.5,
   exit_profit_target_pct: 0.5,
   exit_stop_loss_pct: -1,
+  exit_trailing_stop_pct: 0.2,
   exit_max_dte: 45,
   entry_rule: 'rsi(close, 14) < 30',
   exit_rule: 'rsi(close, 14) > 70',

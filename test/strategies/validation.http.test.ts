@@ -43,6 +43,10 @@ const REFUSALS: [field: string, value: unknown, error: string][] = [
   ['exit_stop_loss_pct', 0, 'validation_failed'],
   ['exit_stop_loss_pct', -1.01, 'validation_failed'],
   ['exit_stop_loss_pct', 0.5, 'validation_failed'],
+  ['exit_trailing_stop_pct', 0, 'validation_failed'],
+  ['exit_trailing_stop_pct', 1, 'validation_failed'],
+  ['exit_trailing_stop_pct', -0.1, 'validation_failed'],
+  ['exit_trailing_stop_pct', '0.1', 'validation_failed'],
   ['exit_max_dte', 0, 'validation_failed'],
   ['exit_max_dte', -3, 'validation_failed'],
   ['exit_max_dte', 1.5, 'validation_failed'],
@@ -127,8 +131,14 @@ describeEachDialect('Strategy Library validation over HTTP', (database) => {
     });
     expect(created).toMatchObject({ exit_profit_target_pct: 10, exit_stop_loss_pct: -1, exit_max_dte: 3650, entry_allowed_sides: 'buy,sell' });
     expect(String(created.entry_symbol_allowlist).split(',')).toHaveLength(100);
-    const low = await createStrategy(ann, { name: 'low', strategy_type: 'custom', exit_profit_target_pct: 0.0001, exit_stop_loss_pct: -0.0001, exit_max_dte: 1 });
-    expect(low).toMatchObject({ exit_profit_target_pct: 0.0001, exit_stop_loss_pct: -0.0001, exit_max_dte: 1 });
+    const low = await createStrategy(ann, { name: 'low', strategy_type: 'custom', exit_profit_target_pct: 0.0001, exit_stop_loss_pct: -0.0001, exit_trailing_stop_pct: 0.0001, exit_max_dte: 1 });
+    expect(low).toMatchObject({ exit_profit_target_pct: 0.0001, exit_stop_loss_pct: -0.0001, exit_trailing_stop_pct: 0.0001, exit_max_dte: 1 });
+    const high = await createStrategy(ann, { name: 'high', strategy_type: 'custom', exit_trailing_stop_pct: 0.9999 });
+    expect(high).toMatchObject({ exit_trailing_stop_pct: 0.9999 });
+    // null clears it, and a strategy that never named one has none.
+    const cleared = await ann.client.request('PATCH', `/api/strategies/${high.id}`, { exit_trailing_stop_pct: null });
+    expect(cleared.json()).toMatchObject({ exit_trailing_stop_pct: null });
+    expect(await createStrategy(ann, { name: 'none', strategy_type: 'custom' })).toMatchObject({ exit_trailing_stop_pct: null });
   });
 
   it('keeps cross-field combinations permissive (a credit minimum on an equity strategy is stored)', async () => {

@@ -30,8 +30,9 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
     expect(buy.json()).toMatchObject({ kind: 'equity', symbol: 'AAA', underlying: null, side: 'buy', qty: 10, order_type: 'market', status: 'filled', fill_price: 47.25, filled_at: '2026-03-10T15:00:00.000Z', legs: null });
     expect(Object.keys(buy.json())).toEqual([
       'id', 'kind', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'status', 'fill_price', 'filled_at',
-      'strategy_id', 'compliance_checked', 'compliance_compliant', 'reject_reason', 'violations', 'client_order_id', 'created_at',
+      'strategy_id', 'compliance_checked', 'compliance_compliant', 'reject_reason', 'violations', 'client_order_id', 'settlement', 'created_at',
     ]);
+    expect(buy.json().settlement).toBeNull();
     expect(await auditActions(db(), buy.json().id)).toEqual(['order.submit', 'order.fill']);
     // 3 more at 47.25 then a new close of 50.10: avg 47.25, 13 shares.
     expect((await placeOrder(user.client, { symbol: 'AAA', side: 'buy', qty: 3 })).statusCode).toBe(201);
@@ -172,8 +173,8 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
       equity: 100000,
       positions: [],
       options_positions: [
-        { symbol: 'SPY260417P00490000', qty: 2, avg_price: -3.475 },
-        { symbol: 'SPY260417P00500000', qty: -2, avg_price: 3.475 },
+        { symbol: 'SPY260417P00490000', qty: 2, avg_price: -3.475, expiry: '2026-04-17', awaiting_settlement: false },
+        { symbol: 'SPY260417P00500000', qty: -2, avg_price: 3.475, expiry: '2026-04-17', awaiting_settlement: false },
       ],
       // The same position as one structure, at the price it was filled at.
       options_structures: [
@@ -187,6 +188,7 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
           qty: 2,
           net_price: -6.95,
           opened_at: credit.json().filled_at,
+          awaiting_settlement: false,
           max_loss: 610,
           max_gain: 1390,
           breakevens: [493.05],

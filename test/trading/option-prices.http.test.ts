@@ -235,6 +235,7 @@ describeEachDialect('trade window: options orders at prices their structures cou
         qty: 2,
         net_price: -credit,
         opened_at: openedAt,
+        awaiting_settlement: false,
         // The credit 2 × 100 × credit; the wider wing 150 × 100 × 2 = 30,000 less the credit.
         max_loss: 30000 - Math.round(credit * 200),
         max_gain: Math.round(credit * 200),

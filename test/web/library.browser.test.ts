@@ -68,6 +68,8 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await page.getByText('Stored as the fraction 0.2.').waitFor();
     await page.getByLabel('Stop loss (%)').fill('10');
     await page.getByText('Stored as the fraction -0.1.').waitFor();
+    await page.getByLabel('Trailing stop (%)').fill('8');
+    await page.getByText('Stored as the fraction 0.08.').waitFor();
 
     // A typo in the entry rule: the grammar's message and a caret under its column appear while typing.
     const entryRule = page.getByLabel('Entry rule (optional)');
@@ -92,7 +94,7 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     await heading(page, 'Strategy library');
     await page.getByText('Created “SPX trend”.').waitFor();
     const spx = item(page, 'SPX trend');
-    expect(await spx.innerText()).toContain('SPX · at most $5,000.00 a trade · buy only · target +20.00% · stop -10.00% · entry rule · exit rule');
+    expect(await spx.innerText()).toContain('SPX · at most $5,000.00 a trade · buy only · target +20.00% · stop -10.00% · trailing stop 8.00% · entry rule · exit rule');
     const [stored] = await strategies();
     expect(stored).toMatchObject({
       name: 'SPX trend',
@@ -102,6 +104,7 @@ describeInBrowser('the Strategy Library in Chromium', () => {
       entry_allowed_sides: 'buy',
       exit_profit_target_pct: 0.2,
       exit_stop_loss_pct: -0.1,
+      exit_trailing_stop_pct: 0.08,
       entry_rule: ENTRY_RULE,
       exit_rule: EXIT_RULE,
     });
@@ -156,7 +159,7 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     expect(await trades.count()).toBeGreaterThan(0);
     const reasons = await page.locator('.library-trades tbody tr td:nth-child(10)').allInnerTexts();
     expect(new Set(reasons).size).toBeGreaterThan(0);
-    for (const reason of reasons) expect(['Stop loss', 'Profit target', 'Exit rule', 'End of period']).toContain(reason);
+    for (const reason of reasons) expect(['Stop loss', 'Trailing stop', 'Profit target', 'Exit rule', 'End of period']).toContain(reason);
     expect(await page.locator('.library-trades tbody tr td:nth-child(1)').allInnerTexts()).toEqual(reasons.map(() => 'SPX'));
     await shot('backtest');
 

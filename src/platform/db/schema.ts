@@ -106,6 +106,7 @@ export interface StrategiesTable {
   credit_min_amount: number | null;
   exit_profit_target_pct: number | null;
   exit_stop_loss_pct: number | null;
+  exit_trailing_stop_pct: ColumnType<number | null, number | null | undefined, number | null>;
   exit_max_dte: number | null;
   entry_rule: string | null;
   exit_rule: string | null;
@@ -232,6 +233,11 @@ export interface OrdersTable {
   request_hash: string | null;
   /** A resting limit order: the newest bar's date when it came to rest (a later bar may fill it). */
   rests_after: string | null;
+  /** A settlement at expiry (docs/trading.md "Settlement at expiry"): the expiry settled; null for a trade. */
+  settles_expiry: string | null;
+  /** A settlement: the underlying's close the contracts settled at, and that close's date. */
+  settlement_close: number | null;
+  settlement_close_date: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

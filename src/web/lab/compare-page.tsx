@@ -30,7 +30,7 @@ export function ComparePage() {
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     // In catalogue order, whatever order they were ticked in, so colours stay put between runs.
     const strategies = templates.filter((template) => chosen.has(template.id)).map((template) => template.id);
-    await run.start(() => api.post<ComparisonResult>('/api/compare-strategies', { ...marketRequest(market), strategies }));
+    await run.start(lab.asking(market, () => api.post<ComparisonResult>('/api/compare-strategies', { ...marketRequest(market), strategies })));
   }
 
   return (
@@ -51,6 +51,7 @@ export function ComparePage() {
       status={run.running ? 'Running comparison…' : run.result ? `Comparison finished: ${run.result.strategies.length} templates.` : ''}
       empty="Choose templates and press “Compare”."
       results={run.result && <CompareResults result={run.result} />}
+      used={run.result}
     />
   );
 }

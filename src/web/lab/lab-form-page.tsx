@@ -2,6 +2,7 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { Notice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { DataClipNotice } from './data-clip-notice';
 import { MarketFields } from './market-fields';
 import { DEFAULT_MARKET_INPUTS, type MarketInputs } from './market-inputs';
 import { ResultsSection, RunActions } from './run-section';
@@ -17,6 +18,10 @@ export interface LabForm<R> {
   readonly setMarket: (next: MarketInputs) => void;
   readonly run: Run<R>;
   readonly form: RefObject<HTMLFormElement | null>;
+  /** The market inputs of the run whose result is on screen (its period is compared with the bars it used). */
+  readonly asked: MarketInputs | undefined;
+  /** Wraps a run's request so that its answer is remembered with the inputs it was asked with. */
+  readonly asking: <T>(inputs: MarketInputs, request: () => Promise<T>) => () => Promise<T>;
 }
 
 /** The state of a lab form; after a refused run, focus goes to its first invalid control. */
@@ -25,8 +30,14 @@ export function useLabForm<R>(): LabForm<R> {
   const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
   const run = useRun<R>();
   const form = useRef<HTMLFormElement>(null);
+  const [asked, setAsked] = useState<MarketInputs | undefined>(undefined);
   useFocusFirstInvalid(form, run.refusals);
-  return { templates, catalogueError, market, setMarket, run, form };
+  const asking = <T,>(inputs: MarketInputs, request: () => Promise<T>) => async () => {
+    const answer = await request();
+    setAsked(inputs);
+    return answer;
+  };
+  return { templates, catalogueError, market, setMarket, run, form, asked, asking };
 }
 
 /**
@@ -66,6 +77,8 @@ export function LabFormPage<R>(props: {
   status: string;
   empty: string;
   results: ComponentChildren | undefined;
+  /** The symbol and first and last bar (`YYYY-MM-DD` or a timestamp) of the result on screen. */
+  used: { symbol: string; start_date: string; end_date: string } | undefined;
 }) {
   const { lab } = props;
   const { run } = lab;
@@ -88,13 +101,24 @@ export function LabFormPage<R>(props: {
         aria-describedby={run.errors.form ? formErrorId : undefined}
       >
         <div class="form-grid wide">
-          <MarketFields value={lab.market} errors={run.errors.fields} onChange={lab.setMarket} />
+          <MarketFields value={lab.market} errors={run.errors.fields} onChange={lab.setMarket} result={run.result} />
         </div>
         {props.templateFields ?? (!lab.catalogueError && <p class="muted">Loading the strategy templates…</p>)}
         <RunActions id={formErrorId} formError={run.errors.form} running={run.running} disabled={props.disabled} {...props.submit} />
       </form>
       <ResultsSection id={`${props.id}-results-heading`} running={run.running} stale={run.stale} result={run.result} status={props.status} empty={props.empty}>
-        {props.results}
+        {props.results && (
+          <>
+            {lab.asked && props.used && (
+              <DataClipNotice
+                asked={{ from: lab.asked.start_date, to: lab.asked.end_date }}
+                used={{ from: props.used.start_date.slice(0, 10), to: props.used.end_date.slice(0, 10) }}
+                symbols={[props.used.symbol]}
+              />
+            )}
+            {props.results}
+          </>
+        )}
       </ResultsSection>
     </section>
   );

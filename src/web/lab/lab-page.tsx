@@ -41,7 +41,7 @@ export function LabPage() {
     const strategyParams = parameterRequest(chosen, values);
     const body = { ...marketRequest(inputs), strategy: chosen.id, strategy_params: strategyParams };
     await run.start(
-      () => api.post<BacktestResult>('/api/backtest', body),
+      lab.asking(inputs, () => api.post<BacktestResult>('/api/backtest', body)),
       strategyParams.map((parameter) => parameter.name),
     );
   }
@@ -84,6 +84,7 @@ export function LabPage() {
       status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
       empty="Choose a template and press “Run backtest”."
       results={run.result && <BacktestResults result={run.result} />}
+      used={run.result}
     />
   );
 }

@@ -48,7 +48,7 @@ export function OptimizePage() {
     const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, min_trades: Number(minTrades), ...optional(validationRequest(validation)) };
     const name = template.name;
     await run.startWith(
-      async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, axes: sentAxes, templateName: name }),
+      lab.asking(requested, async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, axes: sentAxes, templateName: name })),
       sweepFormErrors,
     );
   }
@@ -104,6 +104,7 @@ export function OptimizePage() {
       }
       empty="Choose a template, the parameters to vary and press “Run sweep”."
       results={result && <SweepResults run={result} />}
+      used={result?.answer}
     />
   );
 }

@@ -23,6 +23,7 @@ const SAVED: StrategyView = {
   credit_min_amount: null,
   exit_profit_target_pct: 0.07,
   exit_stop_loss_pct: -0.1,
+  exit_trailing_stop_pct: 0.15,
   exit_max_dte: null,
   entry_rule: 'close > sma(close, 10)',
   exit_rule: null,
@@ -40,6 +41,10 @@ describe('strategy form values', () => {
     expect(inputs.exit_profit_target_pct).toBe('7');
     // The stop loss is typed as a positive loss.
     expect(inputs.exit_stop_loss_pct).toBe('10');
+    // The trailing stop is typed as the percent below the highest close: 15 → 0.15.
+    expect(inputs.exit_trailing_stop_pct).toBe('15');
+    expect(createBody({ ...EMPTY_INPUTS, name: 'x', exit_trailing_stop_pct: '12.5' }).exit_trailing_stop_pct).toBe(0.125);
+    expect(patchBody({ ...inputs, exit_trailing_stop_pct: '' }, SAVED)).toEqual({ exit_trailing_stop_pct: null });
   });
 
   it('normalises the allowlist as the server stores it: upper case, commas, no repeats', () => {
@@ -85,9 +90,11 @@ describe('strategy form values', () => {
       entry_max_position_size: '0',
       exit_profit_target_pct: '1001',
       exit_stop_loss_pct: '150',
+      exit_trailing_stop_pct: '100',
       exit_max_dte: '2.5',
     });
-    expect(Object.keys(errors).sort()).toEqual(['entry_max_position_size', 'entry_symbol_allowlist', 'exit_max_dte', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'name']);
+    expect(Object.keys(errors).sort()).toEqual(['entry_max_position_size', 'entry_symbol_allowlist', 'exit_max_dte', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'exit_trailing_stop_pct', 'name']);
+    expect(checkStrategyInputs({ ...EMPTY_INPUTS, name: 'x', exit_trailing_stop_pct: '0' }).exit_trailing_stop_pct).toBe('Enter a percentage above 0 and below 100, such as 10.');
     expect(errors.entry_symbol_allowlist).toContain('“1ABC”');
     expect(checkStrategyInputs({ ...EMPTY_INPUTS, name: 'x'.repeat(101) }).name).toBe('Use at most 100 characters.');
     expect(checkStrategyInputs({ ...inputsOf(SAVED) })).toEqual({});

@@ -111,11 +111,17 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
             hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 %. Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
             {...text('exit_stop_loss_pct')}
           />
+          <TextField
+            label="Trailing stop (%)"
+            inputMode="decimal"
+            hint={`Close when a close falls this percent below the highest close since the entry: with 10, a position that rose to $120 closes below $108. It follows the price up, never down. Backtests only. Empty: none.${storedAs(value.exit_trailing_stop_pct, 1)}`}
+            {...text('exit_trailing_stop_pct')}
+          />
         </div>
         <RuleEditor
           name="exit_rule"
           label="Exit rule (optional)"
-          hint="When to exit, checked on each bar's close after the stop loss and profit target, e.g. crosses_below(sma(close, 10), sma(close, 30))."
+          hint="When to exit, checked on each bar's close after the stop loss, trailing stop and profit target, e.g. crosses_below(sma(close, 10), sma(close, 30))."
           value={value.exit_rule}
           error={errors.exit_rule}
           onInput={(rule) => set('exit_rule', rule)}

@@ -23,6 +23,8 @@ export interface StrategyInputs {
   readonly exit_profit_target_pct: string;
   /** Percent lost, e.g. "50" (or "-50"): sent as -0.5. */
   readonly exit_stop_loss_pct: string;
+  /** Percent below the highest close since the entry, e.g. "10": sent as 0.1. */
+  readonly exit_trailing_stop_pct: string;
   readonly exit_max_dte: string;
   readonly entry_rule: string;
   readonly exit_rule: string;
@@ -39,6 +41,7 @@ export const EMPTY_INPUTS: StrategyInputs = {
   credit_min_amount: '',
   exit_profit_target_pct: '',
   exit_stop_loss_pct: '',
+  exit_trailing_stop_pct: '',
   exit_max_dte: '',
   entry_rule: '',
   exit_rule: '',
@@ -68,6 +71,7 @@ export function inputsOf(strategy: StrategyView): StrategyInputs {
     credit_min_amount: numberText(strategy.credit_min_amount),
     exit_profit_target_pct: strategy.exit_profit_target_pct === null ? '' : percentOf(strategy.exit_profit_target_pct),
     exit_stop_loss_pct: strategy.exit_stop_loss_pct === null ? '' : percentOf(-strategy.exit_stop_loss_pct),
+    exit_trailing_stop_pct: strategy.exit_trailing_stop_pct === null ? '' : percentOf(strategy.exit_trailing_stop_pct),
     exit_max_dte: numberText(strategy.exit_max_dte),
     entry_rule: strategy.entry_rule ?? '',
     exit_rule: strategy.exit_rule ?? '',
@@ -81,6 +85,7 @@ export function fieldsOf(inputs: StrategyInputs): StrategyFields {
   const allowlist = normaliseSymbols(inputs.entry_symbol_allowlist);
   const target = number(inputs.exit_profit_target_pct);
   const stop = number(inputs.exit_stop_loss_pct);
+  const trailing = number(inputs.exit_trailing_stop_pct);
   return {
     name: inputs.name.trim(),
     description: inputs.description.trim(),
@@ -92,6 +97,7 @@ export function fieldsOf(inputs: StrategyInputs): StrategyFields {
     credit_min_amount: number(inputs.credit_min_amount),
     exit_profit_target_pct: target === null ? null : fractionOf(target),
     exit_stop_loss_pct: stop === null ? null : -fractionOf(Math.abs(stop)),
+    exit_trailing_stop_pct: trailing === null ? null : fractionOf(trailing),
     exit_max_dte: number(inputs.exit_max_dte),
     // As typed (not trimmed), so a column the server reports is the column the editor showed.
     entry_rule: inputs.entry_rule.trim() === '' ? null : inputs.entry_rule,
@@ -149,6 +155,7 @@ export function checkStrategyInputs(inputs: StrategyInputs): Errors {
   checkNumber(errors, 'credit_min_amount', inputs.credit_min_amount, (value) => value > 0, 'Enter a dollar amount above 0, or leave it empty.');
   checkNumber(errors, 'exit_profit_target_pct', inputs.exit_profit_target_pct, (value) => value > 0 && value <= 1000, 'Enter a percentage above 0 and at most 1000.');
   checkNumber(errors, 'exit_stop_loss_pct', inputs.exit_stop_loss_pct, (value) => value !== 0 && Math.abs(value) <= 100, 'Enter the loss as a percentage from 0.01 to 100, such as 10.');
+  checkNumber(errors, 'exit_trailing_stop_pct', inputs.exit_trailing_stop_pct, (value) => value > 0 && value < 100, 'Enter a percentage above 0 and below 100, such as 10.');
   checkNumber(errors, 'exit_max_dte', inputs.exit_max_dte, (value) => Number.isInteger(value) && value > 0 && value <= MAX_DTE, `Enter a whole number of days from 1 to ${MAX_DTE}.`);
   for (const key of ['entry_rule', 'exit_rule'] as const) {
     const problem = inputs[key].trim() === '' ? null : ruleProblem(inputs[key]);

@@ -17,6 +17,7 @@ export function ruleSummary(strategy: StrategyView): string {
   if (strategy.entry_allowed_sides) parts.push(SIDE_CHOICES.find((choice) => choice.value === strategy.entry_allowed_sides)!.label.toLowerCase());
   if (strategy.exit_profit_target_pct !== null) parts.push(`target +${formatPercent(strategy.exit_profit_target_pct)}`);
   if (strategy.exit_stop_loss_pct !== null) parts.push(`stop ${formatPercent(strategy.exit_stop_loss_pct)}`);
+  if (strategy.exit_trailing_stop_pct !== null) parts.push(`trailing stop ${formatPercent(strategy.exit_trailing_stop_pct)}`);
   if (strategy.entry_rule) parts.push('entry rule');
   if (strategy.exit_rule) parts.push('exit rule');
   return parts.join(' · ');

@@ -7,7 +7,7 @@ import type { StrategyChoice } from '../library/strategy-choices';
 import { Notice } from '../ui/form';
 import { formatDateTime } from '../ui/format';
 import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
-import { orderPrice, orderWhat, REASONS, STATUS_LABELS } from './order-words';
+import { orderPrice, orderWhat, REASONS, settlementText, STATUS_LABELS } from './order-words';
 import type { Order, OrderStatus } from './types';
 
 /**
@@ -132,10 +132,11 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
                         {REASONS[order.reject_reason] ?? order.reject_reason} <span class="violations__rule">({order.reject_reason})</span>
                       </span>
                     )}
+                    {order.settlement && <span class="orders-table__reason">{settlementText(order)}</span>}
                     {order.violations && order.violations.length > 0 && <ViolationList violations={order.violations} />}
                   </td>
                   <td class="num">{orderPrice(order)}</td>
-                  <td>{order.kind === 'options' ? 'options' : order.order_type}</td>
+                  <td>{order.settlement ? 'settlement' : order.kind === 'options' ? 'options' : order.order_type}</td>
                   <td>{strategyName(order.strategy_id)}</td>
                   <td>{formatDateTime(order.created_at)}</td>
                 </tr>

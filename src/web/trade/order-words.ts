@@ -67,9 +67,17 @@ export function structureLegs(structure: OptionStructure): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The expiry of a structure's legs: one date, or the dates joined when they differ. */
+/** The expiry of a structure's legs: one date, or the dates joined when they differ; an expired one is said to await its settlement. */
 export function structureExpiry(structure: OptionStructure): string {
-  return [...new Set(structure.legs.map((leg) => leg.expiry))].join(', ');
+  const dates = [...new Set(structure.legs.map((leg) => leg.expiry))].join(', ');
+  return structure.awaiting_settlement ? `${dates}: expired, awaiting settlement at the expiry’s close` : dates;
+}
+
+/** "Settled at expiry (2026-03-20) on the close of 2026-03-20, $441.22" — a settlement order's reason; null for a trade. */
+export function settlementText(order: Order): string | null {
+  const settlement = order.settlement;
+  if (!settlement) return null;
+  return `Settled at expiry (${settlement.expiry}) on the close of ${settlement.close_date}, ${formatMoney(settlement.underlying_close)}`;
 }
 
 /** "$1.35 credit" or "$4.00 debit" — a net price a share as paid or received. */

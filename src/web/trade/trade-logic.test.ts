@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PRICE as SERVER_MAX_PRICE } from '../../trading/trading.schema';
 import { equityDraft, optionsDraft } from '../../trading/order-drafts';
 import type { OptionStructure, Order, Portfolio } from './types';
-import { breakevensText, netPriceText, orderPrice, orderWhat, placedSentence, riskAmount, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
+import { breakevensText, netPriceText, orderPrice, orderWhat, placedSentence, riskAmount, settlementText, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
 import { BLANK_TICKET, checkTicket, complianceRequestOf, equityOrderBody, MAX_PRICE, newClientOrderId, optionsOrderBody, type TicketInputs } from './ticket-inputs';
 
 const LEGS = [
@@ -31,6 +31,7 @@ const order = (fields: Partial<Order>): Order => ({
   reject_reason: null,
   violations: null,
   client_order_id: null,
+  settlement: null,
   created_at: '2026-01-01T00:00:00.000Z',
   ...fields,
 });
@@ -99,6 +100,14 @@ describe('orders and the portfolio in words', () => {
     expect(orderPrice(order({ status: 'rejected', fill_price: null }))).toBe('—');
   });
 
+  it('says a settlement at expiry is one, and at what close; a trade is not', () => {
+    const settled = order({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, fill_price: -1.21505, legs: [{ symbol: 'SPY260320C00440000', side: 'sell', ratio: 1 }] });
+    expect(settlementText({ ...settled, settlement: { expiry: '2026-03-20', underlying_close: 441.21505, close_date: '2026-03-20' } })).toBe(
+      'Settled at expiry (2026-03-20) on the close of 2026-03-20, $441.22',
+    );
+    expect(settlementText(settled)).toBeNull();
+  });
+
   it('says an options structure in words: legs by strike, expiry, the price paid, risk (unlimited when null), breakevens', () => {
     const structure: OptionStructure = {
       id: '00000000-0000-4000-8000-000000000001',
@@ -110,6 +119,7 @@ describe('orders and the portfolio in words', () => {
       qty: 2,
       net_price: -1.25,
       opened_at: '2026-01-01T00:00:00.000Z',
+      awaiting_settlement: false,
       max_loss: null,
       max_gain: 250,
       breakevens: [398.75, 402],
@@ -117,6 +127,7 @@ describe('orders and the portfolio in words', () => {
     expect(structureLegs(structure)).toBe('Sell SPY 400 put, buy 2 × SPY 390.5 put');
     expect(structureExpiry(structure)).toBe('2026-12-18');
     expect(structureExpiry({ ...structure, legs: [structure.legs[0]!, { ...structure.legs[1]!, expiry: '2027-01-15' }] })).toBe('2026-12-18, 2027-01-15');
+    expect(structureExpiry({ ...structure, awaiting_settlement: true })).toBe('2026-12-18: expired, awaiting settlement at the expiry’s close');
     expect(netPriceText(structure.net_price)).toBe('$1.25 credit');
     expect(netPriceText(4)).toBe('$4.00 debit');
     expect([riskAmount(structure.max_loss), riskAmount(structure.max_gain)]).toEqual(['Unlimited', '$250.00']);

@@ -34,7 +34,7 @@ describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0012_option_settlement', '0013_trailing_stop']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));
@@ -54,7 +54,7 @@ describeEachDialect('schema', (db, dialect) => {
         .insertInto('symbols')
         .values([{ symbol: 'SPX', name: 'S&P 500 Index', created_at }, { symbol: 'AAPL', name: 'AAPL', created_at }])
         .execute();
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0010_bar_sources']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0010'));
       const sources = await fresh.handle.db.selectFrom('symbols').select(['symbol', 'bars_source']).orderBy('symbol').execute();
       expect(sources).toEqual([{ symbol: 'AAPL', bars_source: 'import' }, { symbol: 'SPX', bars_source: 'demo' }]);
       await expect(fresh.handle.db.updateTable('symbols').set({ bars_source: 'elsewhere' as never }).execute()).rejects.toThrow();
@@ -135,6 +135,22 @@ describeEachDialect('schema', (db, dialect) => {
         })
         .execute(),
     ).rejects.toThrow();
+  });
+
+  it('0013 keeps a strategy’s trailing stop a fraction in (0, 1), null by default', async () => {
+    const { db: kysely } = db().handle;
+    const userId = newId();
+    const now = new Date().toISOString();
+    await kysely.insertInto('users').values({ id: userId, email: 'trail@example.com', role: 'user', created_at: now, webauthn_user_id: 'handle-trail' }).execute();
+    const strategy = (trailing?: number) =>
+      kysely
+        .insertInto('strategies')
+        .values({ user_id: userId, name: 't', strategy_type: 'equity_long', created_at: now, updated_at: now, ...(trailing === undefined ? {} : { exit_trailing_stop_pct: trailing }) })
+        .returning(['exit_trailing_stop_pct'])
+        .executeTakeFirstOrThrow();
+    expect(await strategy()).toEqual({ exit_trailing_stop_pct: null });
+    expect(await strategy(0.25)).toEqual({ exit_trailing_stop_pct: 0.25 });
+    for (const outside of [0, 1, -0.1, 1.5]) await expect(strategy(outside)).rejects.toThrow();
   });
 
   it('reads timestamps, dates, booleans and auto-increment ids back the same way on every dialect', async () => {

@@ -9,6 +9,8 @@ import * as dataRights from './0007_data_rights.js';
 import * as incidentStepsExportTombstones from './0008_incident_steps_export_tombstones.js';
 import * as optionStructures from './0009_option_structures.js';
 import * as barSources from './0010_bar_sources.js';
+import * as optionSettlement from './0012_option_settlement.js';
+import * as trailingStop from './0013_trailing_stop.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0008_incident_steps_export_tombstones': incidentStepsExportTombstones,
   '0009_option_structures': optionStructures,
   '0010_bar_sources': barSources,
+  '0012_option_settlement': optionSettlement,
+  '0013_trailing_stop': trailingStop,
 };
