@@ -15,17 +15,10 @@ import { labHref, labPrefill } from './lab-link';
 import { DEFAULT_MARKET_INPUTS } from './market-inputs';
 import { costsSentence, sizingSentence } from './execution-words';
 import { buyAndHoldReturn, ranWithoutCosts, roundTrips, tradeSummary } from './round-trips';
-import type { BacktestTrade, StrategyTemplate } from './types';
+import type { BacktestTrade } from './types';
+import { SMA_TEMPLATE } from './template-fixtures';
 
-const SMA: StrategyTemplate = {
-  id: 'sma_crossover',
-  name: 'SMA Crossover',
-  description: '',
-  parameters: [
-    { name: 'fast_period', type: 'integer', default: 10, min: 2, max: 100, description: '' },
-    { name: 'slow_period', type: 'integer', default: 30, min: 5, max: 400, description: '' },
-  ],
-};
+const SMA = SMA_TEMPLATE;
 
 describe('cost presets', () => {
   it('fill the four cost fields, and the fields name their preset back, else "custom"', () => {
