@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
+import { failedLoad } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
 interface CostedAnswer {
@@ -154,6 +155,16 @@ describeInBrowser('costs, sizing, exits and the benchmark in Chromium', () => {
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
       expect(await page.getByLabel('Slippage (bp)').getAttribute('aria-invalid')).toBe('true');
       await page.getByText('Enter basis points from 0 to 1,000, such as 5.').waitFor();
+
+      // The server's refusal of an unknown benchmark lands beside the benchmark field.
+      await page.getByLabel('Slippage (bp)').fill('0');
+      await page.getByLabel('Benchmark').fill('ZZZZ');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await expect.poll(() => page.getByLabel('Benchmark').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('Symbol').getAttribute('aria-invalid')).toBe('false');
+      expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
+      browser.errors.length = 0;
+      await page.getByLabel('Benchmark').fill('');
 
       await page.goto(`${server.origin}/optimize`);
       await expect.poll(() => page.getByLabel('Strategy template').inputValue()).toBe('sma_crossover');

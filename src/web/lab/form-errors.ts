@@ -38,7 +38,8 @@ const NESTED_FIELDS = new Set(['costs', 'exits', 'sizing']);
 export function formErrorsFromApi(error: unknown, sentParameters: readonly string[] = []): FormErrors {
   if (!(error instanceof ApiError)) return { fields: {}, form: describeError(error) };
   const key = controlOf(error, sentParameters);
-  if (key) return { fields: { [key]: `${error.message}${GUIDANCE_OF_CODE[error.code] ?? ''}` } };
+  // The guidance is the symbol field's (its suggestion list); the same code on the benchmark gets the message alone.
+  if (key) return { fields: { [key]: `${error.message}${key === 'symbol' ? (GUIDANCE_OF_CODE[error.code] ?? '') : ''}` } };
   if (error.code === 'rate_limited') {
     return { fields: {}, form: `${error.message} Too many runs from this network in a minute: wait a moment and try again.` };
   }
