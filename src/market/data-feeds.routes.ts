@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AlpacaConfig } from '../platform/config.js';
 import { servableDataFeeds } from './data-feeds.service.js';
 import { DATA_FEEDS } from './market-terms.js';
 
@@ -13,12 +12,13 @@ const DataFeedList = Type.Array(
   { description: 'The feeds this server can serve, default first' },
 );
 
-export function dataFeedsRoutes(alpaca: AlpacaConfig | null): FastifyPluginAsyncTypebox {
+/** `realTime`: whether the configured provider serves real-time data (only Alpaca does). */
+export function dataFeedsRoutes(realTime: boolean): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/data-feeds',
       { schema: { tags: ['market data'], summary: 'Data feeds this server can serve', response: { 200: DataFeedList } } },
-      async () => [...servableDataFeeds(alpaca)],
+      async () => [...servableDataFeeds(realTime)],
     );
   };
 }

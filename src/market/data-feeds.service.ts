@@ -1,4 +1,3 @@
-import type { AlpacaConfig } from '../platform/config.js';
 import type { DataFeed } from './market-terms.js';
 
 export interface DataFeedEntry {
@@ -20,10 +19,10 @@ const REAL_TIME: DataFeedEntry = {
 };
 
 /**
- * GET /api/data-feeds: the feeds this server could ever serve. Without provider keys `sip` is always 403
- * `feed_not_entitled`, so it is not listed; with keys it is, as only the provider knows the subscription (its 403
- * is still `feed_not_entitled`).
+ * GET /api/data-feeds: the feeds this server could ever serve. Without a real-time provider (Alpaca with keys) `sip`
+ * is always 403 `feed_not_entitled` (the backtest routes ask the same `realTime`), so it is not listed; with one it
+ * is, as only the provider knows the subscription (its 403 is still `feed_not_entitled`).
  */
-export function servableDataFeeds(alpaca: AlpacaConfig | null): readonly DataFeedEntry[] {
-  return alpaca === null ? [DELAYED] : [DELAYED, REAL_TIME];
+export function servableDataFeeds(realTime: boolean): readonly DataFeedEntry[] {
+  return realTime ? [DELAYED, REAL_TIME] : [DELAYED];
 }

@@ -40,6 +40,8 @@ export interface MarketData {
   /** The latest price the service knows of `symbol` (price-now.ts `priceNowOf`). */
   priceNow(symbol: string): Promise<PriceNow | null>;
   readonly cache: BarSeriesCache;
+  /** The provider it fetches from (`null`: stored bars only); the symbol search and the feed list ask it too. */
+  readonly provider: MarketDataProvider | null;
 }
 
 export function createMarketData(deps: MarketDataDeps): MarketData {
@@ -105,7 +107,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     return checked === undefined || deps.clock.now().getTime() - checked >= FEED_DELAY_MS;
   }
 
-  return { barsFor, priceNow: (symbol) => priceNowOf({ clock: deps.clock, provider: deps.provider, cache, barsFor }, symbol), cache };
+  return { barsFor, priceNow: (symbol) => priceNowOf({ clock: deps.clock, provider: deps.provider, cache, barsFor }, symbol), cache, provider: deps.provider };
 }
 
 /** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */

@@ -50,17 +50,24 @@ export async function readBarsState(db: DbOrTx, symbol: string): Promise<{ bars_
   return rows[0];
 }
 
+/** A stored symbol as the symbol search lists it: where its bars came from and the dates they span. */
+export interface StoredSymbolRow extends SymbolRow {
+  readonly source: BarsSource;
+  /** The first and last stored bar's dates (`YYYY-MM-DD`); null for a symbol without bars. */
+  readonly first_date: string | null;
+  readonly last_date: string | null;
+}
+
 /**
  * Symbols whose ticker starts with `query`, or one of whose name's words (split on spaces) does,
  * case-insensitively: exact ticker first, then ticker prefixes, then name matches, each alphabetical.
  */
-export async function searchSymbols(db: DbOrTx, query: string, page: { limit: number; offset: number }): Promise<SymbolRow[]> {
+export async function searchSymbols(db: DbOrTx, query: string, page: { limit: number; offset: number }): Promise<StoredSymbolRow[]> {
   const q = query.toLowerCase();
-  const rank = sql<number>`case when lower(symbol) = ${q} then 0 when lower(symbol) like ${`${escapeLike(q)}%`} escape '\\' then 1 else 2 end`;
-  return matching(db, query)
-    .select(['symbol', 'name'])
+  const rank = sql<number>`case when lower(symbols.symbol) = ${q} then 0 when lower(symbols.symbol) like ${`${escapeLike(q)}%`} escape '\\' then 1 else 2 end`;
+  return storedSymbols(db).where(matches(query))
     .orderBy(rank)
-    .orderBy('symbol')
+    .orderBy('symbols.symbol')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
@@ -68,21 +75,44 @@ export async function searchSymbols(db: DbOrTx, query: string, page: { limit: nu
 
 /** How many symbols `searchSymbols` would find without a page. */
 export async function countSymbols(db: DbOrTx, query: string): Promise<number> {
-  const row = await matching(db, query).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('symbols')
+    .where(matches(query))
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
-function matching(db: DbOrTx, query: string) {
+/** Those of `symbols` the store holds, each saying whether `searchSymbols` finds it for `query`; in no order. */
+export async function storedAmong(db: DbOrTx, symbols: readonly string[], query: string): Promise<(StoredSymbolRow & { matches: boolean })[]> {
+  if (symbols.length === 0) return [];
+  const rows = await storedSymbols(db).where('symbols.symbol', 'in', symbols)
+    .select(sql<number>`case when ${matches(query)} then 1 else 0 end`.as('matches'))
+    .execute();
+  return rows.map((row) => ({ ...row, matches: Number(row.matches) === 1 }));
+}
+
+/**
+ * Name, source and the first and last bar's dates; each date one index probe of `bars (symbol, date)`. Written as
+ * `order by … limit 1` in plain SQL: on SQLite it took half the time of `min`/`max` built with Kysely's subquery
+ * builder (74 against 123 µs for the demo set's search, whose bars-less form takes 43).
+ */
+function storedSymbols(db: DbOrTx) {
+  return db.selectFrom('symbols').select([
+    'symbols.symbol',
+    'symbols.name',
+    'symbols.bars_source as source',
+    sql<string | null>`(select bars.date from bars where bars.symbol = symbols.symbol order by bars.date limit 1)`.as('first_date'),
+    sql<string | null>`(select bars.date from bars where bars.symbol = symbols.symbol order by bars.date desc limit 1)`.as('last_date'),
+  ]);
+}
+
+/** The match `searchSymbols` makes: ticker prefix, name prefix, or a prefix of a word of the name, any case. */
+function matches(query: string) {
   const q = query.toLowerCase();
   const prefix = `${escapeLike(q)}%`;
   const wordPrefix = `% ${escapeLike(q)}%`;
-  return db.selectFrom('symbols').where((eb) =>
-    eb.or([
-      sql<boolean>`lower(symbol) like ${prefix} escape '\\'`,
-      sql<boolean>`lower(name) like ${prefix} escape '\\'`,
-      sql<boolean>`lower(name) like ${wordPrefix} escape '\\'`,
-    ]),
-  );
+  return sql<boolean>`(lower(symbols.symbol) like ${prefix} escape '\\' or lower(symbols.name) like ${prefix} escape '\\' or lower(symbols.name) like ${wordPrefix} escape '\\')`;
 }
 
 function escapeLike(text: string): string {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../platform/db/database.js';
-import { findSymbols, SYMBOL_SEARCH_DEFAULT_LIMIT, SYMBOL_SEARCH_MAX_LIMIT } from './symbols.service.js';
+import { SYMBOL_SEARCH_DEFAULT_LIMIT, SYMBOL_SEARCH_MAX_LIMIT, type SymbolSearch } from './symbols.service.js';
 
 const SymbolQuery = Type.Object(
   {
@@ -13,18 +12,50 @@ const SymbolQuery = Type.Object(
   },
 );
 
-const SymbolList = Type.Array(Type.Object({ symbol: Type.String(), name: Type.String() }), {
-  description: 'Exact ticker first, then ticker prefixes, then name matches; alphabetical within each',
+// An enum, not a union of literals: the response serializer would check each row against every branch of a union.
+const BarsSource = Type.Enum(['demo', 'import', 'alpaca', 'yahoo'], {
+  description: "Where the stored bars came from; for a symbol not stored, the provider that fetches them at its first backtest",
 });
 
-export function symbolsRoutes(db: Db): FastifyPluginAsyncTypebox {
+const SymbolList = Type.Array(
+  Type.Object({
+    symbol: Type.String(),
+    name: Type.String(),
+    stored: Type.Boolean({ description: 'false: the market-data provider knows the ticker, but no bar of it is stored yet' }),
+    source: BarsSource,
+    first_date: Type.Optional(Type.String({ format: 'date', description: 'The first stored bar (stored symbols with bars only)' })),
+    last_date: Type.Optional(Type.String({ format: 'date', description: 'The last stored bar (stored symbols with bars only)' })),
+  }),
+  {
+    description:
+      'Stored matches first (exact ticker, then ticker prefixes, then name matches; alphabetical within each), then what the provider offers beyond them (stored, then not stored)',
+  },
+);
+
+const DESCRIPTION = [
+  'X-Total-Count: stored matches and provider offers in all.',
+  'X-Market-Data-Provider: yahoo, alpaca or none, where a ticker not stored would be fetched from.',
+  'X-Provider-Search: offered (the provider was asked, or answered within the last 5 minutes), unavailable (it failed: stored matches only), or not_asked (no provider search, or a query shorter than 2 characters).',
+].join(' ');
+
+export function symbolsRoutes(search: SymbolSearch): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/symbols',
-      { schema: { tags: ['market data'], summary: 'Symbols with stored bars (total in X-Total-Count)', querystring: SymbolQuery, response: { 200: SymbolList } } },
+      {
+        schema: {
+          tags: ['market data'],
+          summary: 'Stored symbols, and tickers the market-data provider knows (total in X-Total-Count)',
+          description: DESCRIPTION,
+          querystring: SymbolQuery,
+          response: { 200: SymbolList },
+        },
+      },
       async (request, reply) => {
-        const { symbols, total } = await findSymbols(db, request.query);
+        const { symbols, total, providerSearch } = await search.find(request.query);
         reply.header('x-total-count', String(total));
+        reply.header('x-market-data-provider', search.provider);
+        reply.header('x-provider-search', providerSearch);
         return symbols;
       },
     );

@@ -1,13 +1,14 @@
 import YahooFinance from 'yahoo-finance2';
 import type { ChartResultArray } from 'yahoo-finance2/modules/chart';
+import type { SearchResult } from 'yahoo-finance2/modules/search';
 import type { FastifyBaseLogger } from 'fastify';
 import type { YahooConfig } from '../platform/config.js';
 import { DAY, type Clock } from '../platform/clock.js';
 import { AppError, NotFound, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { adjustedBy } from './csv-bars.js';
-import type { ProviderPrice } from './market-data-provider.js';
-import { nextDay } from './market-terms.js';
+import type { ProviderPrice, ProviderSymbol } from './market-data-provider.js';
+import { isTicker, nextDay } from './market-terms.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 
 export interface YahooDeps {
@@ -20,48 +21,89 @@ export interface YahooDeps {
 /** Daily bars of `symbol` dated `from` to `to` (`YYYY-MM-DD`, inclusive), adjusted for splits and dividends. */
 export type YahooDailyBars = (symbol: string, from: string, to: string) => Promise<Bar[]>;
 
-/** The client both calls share: the chart endpoint through our transport. */
-export interface YahooClient {
-  readonly dailyBars: YahooDailyBars;
-  /** The symbol's latest price and when it was made: the chart's `meta.regularMarketPrice` and `regularMarketTime`. */
-  readonly latestPrice: (symbol: string) => Promise<ProviderPrice>;
-}
-
 /**
  * Yahoo Finance daily bars through yahoo-finance2's `chart()` (which needs no cookie or crumb). The library builds
  * the request and checks the answer's shape; its `fetch` option is our transport, which sends the request to
  * `YAHOO_BASE_URL` instead of Yahoo's host, bounds it by `YAHOO_TIMEOUT_MS` and turns Yahoo's HTTP statuses into
  * our errors.
  */
-export function createYahooClient(deps: YahooDeps): YahooClient {
-  const client = new YahooFinance({
-    fetch: transport(deps.config),
-    // After a shape error it would ask registry.npmjs.org for a newer version: never call out beyond YAHOO_BASE_URL.
-    versionCheck: false,
-    validation: { logErrors: false },
-    logger: quietLogger(deps.logger),
-  });
-  const chart = async (symbol: string, from: string, to: string): Promise<ChartResultArray> => {
+export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
+  const client = yahooClient(deps.config, deps.logger);
+  return async (symbol, from, to) => {
+    let result: ChartResultArray;
     try {
       // period2 is exclusive and a session is stamped at its opening time: the day after `to` takes in `to`.
-      return await client.chart(symbol, { period1: from, period2: nextDay(to), interval: '1d', events: 'div|split' });
+      result = await client.chart(symbol, { period1: from, period2: nextDay(to), interval: '1d', events: 'div|split' });
     } catch (error) {
       throw providerError(error, deps.config.timeoutMs);
     }
+    return completedSessions(result, deps.clock.now());
   };
-  return {
-    dailyBars: async (symbol, from, to) => completedSessions(await chart(symbol, from, to), deps.clock.now()),
-    // The chart's meta carries the latest price whatever the period: the last week's daily bars keep the answer small.
-    latestPrice: async (symbol) => {
-      const now = deps.clock.now();
-      const { meta } = await chart(symbol, new Date(now.getTime() - 7 * DAY).toISOString().slice(0, 10), now.toISOString().slice(0, 10));
-      const price = meta.regularMarketPrice;
-      if (!(Number.isFinite(price) && price > 0) || Number.isNaN(meta.regularMarketTime.getTime())) {
-        throw new BadGateway('provider_bad_response', `Yahoo Finance answered no usable latest price for ${symbol}.`);
-      }
-      return { price, at: meta.regularMarketTime.toISOString() };
-    },
+}
+
+/**
+ * The latest price of a symbol and when it was made: the chart's `meta.regularMarketPrice` and `regularMarketTime`
+ * (the meta carries them whatever the period: the last week's daily bars keep the answer small). The chart needs no
+ * cookie or crumb, unlike `quote()`. Throws our provider errors, as the bars do.
+ */
+export function createYahooLatestPrice(deps: YahooDeps): (symbol: string) => Promise<ProviderPrice> {
+  const client = yahooClient(deps.config, deps.logger);
+  return async (symbol) => {
+    const now = deps.clock.now();
+    let result: ChartResultArray;
+    try {
+      const from = new Date(now.getTime() - 7 * DAY).toISOString().slice(0, 10);
+      result = await client.chart(symbol, { period1: from, period2: nextDay(now.toISOString().slice(0, 10)), interval: '1d' });
+    } catch (error) {
+      throw providerError(error, deps.config.timeoutMs);
+    }
+    const { regularMarketPrice: price, regularMarketTime: at } = result.meta;
+    if (!(Number.isFinite(price) && price > 0) || Number.isNaN(at.getTime())) {
+      throw new BadGateway('provider_bad_response', `Yahoo Finance answered no usable latest price for ${symbol}.`);
+    }
+    return { price, at: at.toISOString() };
   };
+}
+
+/** Tickers Yahoo knows matching `query` (a ticker or a name, as Yahoo's own search box takes it), best first. */
+export type YahooSearch = (query: string) => Promise<ProviderSymbol[]>;
+
+/** A search answers a person typing: it waits at most this long, whatever `YAHOO_TIMEOUT_MS` allows a chart. */
+const SEARCH_TIMEOUT_MS = 3000;
+/** What a search offers: instruments with daily bars like a stock's (no options, futures, currencies or crypto). */
+const OFFERED_TYPES: ReadonlySet<unknown> = new Set(['EQUITY', 'ETF', 'INDEX', 'MUTUALFUND']);
+const SEARCH_OPTIONS = { quotesCount: 10, newsCount: 0, enableFuzzyQuery: false, enableCb: false, enableNavLinks: false } as const;
+
+/**
+ * Yahoo Finance's symbol search through yahoo-finance2's `search()` (`/v1/finance/search`, no cookie or crumb either):
+ * the instruments it offers whose ticker we accept, named by Yahoo's long name (else its short name). Throws our
+ * provider errors, as the chart does.
+ */
+export function createYahooSearch(deps: YahooDeps): YahooSearch {
+  const timeoutMs = Math.min(deps.config.timeoutMs, SEARCH_TIMEOUT_MS);
+  const client = yahooClient({ ...deps.config, timeoutMs }, deps.logger);
+  return async (query) => {
+    let result: SearchResult;
+    try {
+      result = await client.search(query, SEARCH_OPTIONS);
+    } catch (error) {
+      throw providerError(error, timeoutMs);
+    }
+    return result.quotes.flatMap((quote) => {
+      if (quote.isYahooFinance !== true || !OFFERED_TYPES.has(quote.quoteType) || !isTicker(quote.symbol)) return [];
+      return [{ symbol: quote.symbol, name: quote.longname ?? quote.shortname ?? quote.symbol }];
+    });
+  };
+}
+
+function yahooClient(config: YahooConfig, logger: Pick<FastifyBaseLogger, 'debug'>) {
+  return new YahooFinance({
+    fetch: transport(config),
+    // After a shape error it would ask registry.npmjs.org for a newer version: never call out beyond YAHOO_BASE_URL.
+    versionCheck: false,
+    validation: { logErrors: false },
+    logger: quietLogger(logger),
+  });
 }
 
 /** A `fetch` for the library: Yahoo's URL re-pointed at `YAHOO_BASE_URL`; statuses other than 200 become our errors. */

@@ -52,7 +52,9 @@ describeEachDialect('backtests on Alpaca data fetched on demand', (db) => {
     // The store now covers the period: no provider call.
     expect((await backtest({ end_date: '2025-12-20' })).statusCode).toBe(200);
     expect(fake.seen).toHaveLength(2);
-    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([{ symbol: 'AAPL', name: 'AAPL' }]);
+    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([
+      { symbol: 'AAPL', name: 'AAPL', stored: true, source: 'alpaca', first_date: DECEMBER[0]!.t.slice(0, 10), last_date: DECEMBER.at(-1)!.t.slice(0, 10) },
+    ]);
   });
 
   it('asks for the newest bars at most every 15 minutes on the delayed feed, storing what is new', async () => {

@@ -14,6 +14,11 @@ const SPX_2000_2020 = {
   initial_capital: 100000,
 };
 
+/** The stored symbols as GET /api/symbols lists them: with their source and the dates their bars span. */
+const SPX_ENTRY = { symbol: 'SPX', name: 'S&P 500 Index', stored: true, source: 'demo', first_date: '2000-01-03', last_date: '2020-04-17' };
+// (A test below stores SPY's bar of 2024-01-03 too.)
+const SPY_ENTRY = { symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust', stored: true, source: 'import', first_date: '2024-01-02', last_date: expect.stringMatching(/^2024-01-0[23]$/) };
+
 describeEachDialect('legacy backtest HTTP', (db) => {
   let app: App;
   const clock = new ManualClock('2026-01-05T12:00:00.000Z');
@@ -282,11 +287,8 @@ describeEachDialect('legacy backtest HTTP', (db) => {
 
   it('finds symbols by ticker prefix or a word of the name, any case, exact ticker first', async () => {
     const search = async (query: string) => (await app.inject({ url: `/api/symbols${query}` })).json();
-    expect(await search('?q=s')).toEqual([
-      { symbol: 'SPX', name: 'S&P 500 Index' },
-      { symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' },
-    ]);
-    expect(await search('?q=spy')).toEqual([{ symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' }]);
+    expect(await search('?q=s')).toEqual([SPX_ENTRY, SPY_ENTRY]);
+    expect(await search('?q=spy')).toEqual([SPY_ENTRY]);
     expect((await search('?q=TRUST')).map((s: { symbol: string }) => s.symbol)).toEqual(['SPY']);
     expect((await search('?q=index')).map((s: { symbol: string }) => s.symbol)).toEqual(['SPX']);
     expect(await search('?q=rust')).toEqual([]);
@@ -298,10 +300,10 @@ describeEachDialect('legacy backtest HTTP', (db) => {
   it('pages symbol search with limit and offset, and gives the total in X-Total-Count', async () => {
     const page = async (query: string) => app.inject({ url: `/api/symbols${query}` });
     const first = await page('?q=s&limit=1');
-    expect(first.json()).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index' }]);
+    expect(first.json()).toEqual([SPX_ENTRY]);
     expect(first.headers['x-total-count']).toBe('2');
     const second = await page('?q=s&limit=1&offset=1');
-    expect(second.json()).toEqual([{ symbol: 'SPY', name: 'SPDR S&P 500 ETF Trust' }]);
+    expect(second.json()).toEqual([SPY_ENTRY]);
     expect(second.headers['x-total-count']).toBe('2');
     expect((await page('?q=s&offset=2')).json()).toEqual([]);
     expect((await page('?offset=-1')).statusCode).toBe(400);

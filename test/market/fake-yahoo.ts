@@ -1,5 +1,5 @@
 import type { Bar } from '../../src/market/bar-series.js';
-import { startFakeAlpaca } from './fake-alpaca.js';
+import { startFakeAlpaca, type Answer, type SeenRequest } from './fake-alpaca.js';
 
 /**
  * A local HTTP server standing in for Yahoo Finance's `GET /v8/finance/chart/{symbol}`: the same answer-what-the-test-
@@ -81,3 +81,73 @@ export function yahooDay(date: string, close: number, adjclose?: number): YahooD
 
 /** What Yahoo answers, with HTTP 404, for a ticker it does not know. */
 export const YAHOO_NOT_FOUND = { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } };
+
+/** A ticker as Yahoo's search lists it; `quoteType` EQUITY unless said. */
+export interface YahooSearchHit {
+  readonly symbol: string;
+  readonly name: string;
+  readonly quoteType?: 'EQUITY' | 'ETF' | 'INDEX' | 'MUTUALFUND' | 'OPTION' | 'FUTURE' | 'CURRENCY' | 'CRYPTOCURRENCY';
+}
+
+const TYPE_DISPLAY = { EQUITY: 'Equity', ETF: 'ETF', INDEX: 'Index', MUTUALFUND: 'Fund', OPTION: 'Option', FUTURE: 'Future', CURRENCY: 'Currency', CRYPTOCURRENCY: 'Cryptocurrency' };
+
+/**
+ * Yahoo's answer to `GET /v1/finance/search?q=…` (what yahoo-finance2's `search()` asks and checks against its
+ * schema): `quotes` in Yahoo's shape, the other sections empty.
+ */
+export function yahooSearch(hits: readonly YahooSearchHit[]) {
+  return {
+    explains: [],
+    count: hits.length,
+    quotes: hits.map((hit, index) => {
+      const quoteType = hit.quoteType ?? 'EQUITY';
+      return {
+        exchange: 'NMS',
+        shortname: hit.name.slice(0, 20),
+        quoteType,
+        symbol: hit.symbol,
+        index: 'quotes',
+        score: 100_000 - index,
+        typeDisp: TYPE_DISPLAY[quoteType],
+        longname: hit.name,
+        exchDisp: 'NASDAQ',
+        isYahooFinance: true,
+      };
+    }),
+    news: [],
+    nav: [],
+    lists: [],
+    researchReports: [],
+    screenerFieldResults: [],
+    totalTime: 12,
+    timeTakenForQuotes: 5,
+    timeTakenForNews: 0,
+    timeTakenForAlgowatchlist: 0,
+    timeTakenForPredefinedScreener: 0,
+    timeTakenForCrunchbase: 0,
+    timeTakenForNav: 0,
+    timeTakenForResearchReports: 0,
+    timeTakenForScreenerField: 0,
+    timeTakenForCulturalAssets: 0,
+    timeTakenForSearchLists: 0,
+  };
+}
+
+/** The path yahoo-finance2's `search()` asks. */
+export const YAHOO_SEARCH_PATH = '/v1/finance/search';
+
+/**
+ * An answer for the fake that plays Yahoo for a set of tickers: the chart of each ticker in `charts` (404 for any
+ * other), and a search listing those of `listed` whose ticker or name contains the query (any case).
+ */
+export function yahooKnowing(charts: Readonly<Record<string, readonly YahooDay[]>>, listed: readonly YahooSearchHit[], now?: string) {
+  return (request: SeenRequest): Answer => {
+    if (request.path === YAHOO_SEARCH_PATH) {
+      const q = (request.query.q ?? '').toLowerCase();
+      return { status: 200, body: yahooSearch(listed.filter((hit) => hit.symbol.toLowerCase().includes(q) || hit.name.toLowerCase().includes(q))) };
+    }
+    const symbol = decodeURIComponent(request.path.split('/').at(-1) ?? '');
+    const days = request.path.startsWith('/v8/finance/chart/') ? charts[symbol] : undefined;
+    return days === undefined ? { status: 404, body: YAHOO_NOT_FOUND } : { status: 200, body: yahooChart(symbol, days, now) };
+  };
+}

@@ -130,7 +130,7 @@ describe('tradelab serve on an empty store', () => {
         symbols = await fetch(`http://127.0.0.1:${port}/api/symbols?q=spx`).then((r) => r.json(), () => undefined);
         if (symbols === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(symbols).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index' }]);
+      expect(symbols).toEqual([{ symbol: 'SPX', name: 'S&P 500 Index', stored: true, source: 'demo', first_date: '2000-01-03', last_date: '2020-04-17' }]);
       const lines = output.split('\n').filter((line) => line.includes('loaded the demo series'));
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0]!)).toMatchObject({ symbol: 'SPX', bars: 5105, from: '2000-01-03', to: '2020-04-17' });

@@ -93,7 +93,9 @@ describeEachDialect('backtests on Yahoo Finance data fetched on demand', (databa
 
     expect((await backtest({ end_date: '2026-01-05' })).statusCode).toBe(200);
     expect(fake.seen).toHaveLength(1);
-    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([{ symbol: 'AAPL', name: 'AAPL' }]);
+    expect((await app.inject({ url: '/api/symbols?q=aapl' })).json()).toEqual([
+      { symbol: 'AAPL', name: 'AAPL', stored: true, source: 'yahoo', first_date: '2025-12-29', last_date: '2025-12-31' },
+    ]);
   });
 
   it('refreshes a ticker Yahoo filled: a request past its last bar, 15 minutes on, asks Yahoo for the days after it', async () => {

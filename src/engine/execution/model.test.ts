@@ -9,16 +9,16 @@ const model = (costs: Partial<Costs> = {}, sizing: Sizing = { mode: 'all_in' }) 
 describe('fill prices', () => {
   it('fills at exactly the reference without slippage, even a stored open outside [low, high]', () => {
     const free = new ExecutionModel(FRICTIONLESS);
-    expect(free.buyPrice(10.5, 10.2)).toBe(10.5);
-    expect(free.sellPrice(9.5, 9.8)).toBe(9.5);
+    expect(free.buyPrice(10.5, Float64Array.of(10.2), 0)).toBe(10.5);
+    expect(free.sellPrice(9.5, Float64Array.of(9.8), 0)).toBe(9.5);
   });
 
   it('slips a buy up and a sell down by bps / 10⁴, capped at the high and floored at the low', () => {
     const slipped = model({ slippage_bps: 100 });
-    expect(slipped.buyPrice(10, 11)).toBe(10 * (1 + 100 / 10_000));
-    expect(slipped.buyPrice(10, 10.05)).toBe(10.05);
-    expect(slipped.sellPrice(10, 9)).toBe(10 * (1 - 100 / 10_000));
-    expect(slipped.sellPrice(10, 9.95)).toBe(9.95);
+    expect(slipped.buyPrice(10, Float64Array.of(11), 0)).toBe(10 * (1 + 100 / 10_000));
+    expect(slipped.buyPrice(10, Float64Array.of(10.05), 0)).toBe(10.05);
+    expect(slipped.sellPrice(10, Float64Array.of(9), 0)).toBe(10 * (1 - 100 / 10_000));
+    expect(slipped.sellPrice(10, Float64Array.of(9.95), 0)).toBe(9.95);
   });
 });
 

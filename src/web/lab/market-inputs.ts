@@ -12,7 +12,8 @@ export interface MarketInputs {
 
 /**
  * The demo data set is the S&P 500 as `SPX`, 2000-01-03 to 2020-04-17 (src/market/bar-store.service.ts), so
- * the whole of it is the default period. The API has no per-symbol date range yet to derive this from.
+ * the whole of it is the default period. The symbol field shows each symbol's stored range but does not set the
+ * period from it: a period the person chose survives a change of symbol (docs/web-app.md, "Defaults").
  */
 export const DEFAULT_MARKET_INPUTS: MarketInputs = {
   symbol: 'SPX',

@@ -14,8 +14,5 @@ export type { DataFeedEntry } from '../../market/data-feeds.service';
 /** Every summary statistic a result carries beside its own fields (`final_capital` is a result field). */
 export type BacktestMetrics = Omit<EngineMetrics, 'final_capital'>;
 
-/** One row of `GET /api/symbols`. */
-export interface SymbolEntry {
-  readonly symbol: string;
-  readonly name: string;
-}
+/** One row of `GET /api/symbols`: a stored symbol with its source and range, or a ticker the provider offers. */
+export type { SymbolEntry } from '../../market/symbols.service';

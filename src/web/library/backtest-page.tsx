@@ -1,6 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatPercent } from '../ui/format';
+import { DataClipNotice } from '../lab/data-clip-notice';
+import { SymbolsStatus } from '../lab/symbol-field';
 import { DEFAULT_MARKET_INPUTS } from '../lab/market-inputs';
 import { ResultsSection, RunActions } from '../lab/run-section';
 import { Link, useLocation } from '../router';
@@ -61,6 +63,8 @@ function BacktestForm(props: { strategy: StrategyView }) {
     starting_capital: DEFAULT_MARKET_INPUTS.initial_capital,
   });
   const run = useRequest<LibraryBacktestResult>(place);
+  /** The request whose answer is on screen: its period is compared with the bars it used. */
+  const [asked, setAsked] = useState<LibraryBacktestRequest | undefined>(undefined);
   const form = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(form, run.errors);
   const set = (key: keyof BacktestInputs, value: string) => setInputs((current) => ({ ...current, [key]: value }));
@@ -79,7 +83,11 @@ function BacktestForm(props: { strategy: StrategyView }) {
       end_date: inputs.end_date,
       starting_capital: decimalOf(inputs.starting_capital),
     };
-    await run.start(() => api.post<LibraryBacktestResult>('/api/backtest/run', body));
+    await run.start(async () => {
+      const answer = await api.post<LibraryBacktestResult>('/api/backtest/run', body);
+      setAsked(body);
+      return answer;
+    });
   }
 
   return (
@@ -93,14 +101,18 @@ function BacktestForm(props: { strategy: StrategyView }) {
       )}
       <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
         <div class="form-grid wide">
-          <TickerField
-            label="Symbols"
-            name="symbols"
-            hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
-            value={inputs.symbols}
-            error={errors.symbols}
-            onValue={(typed) => set('symbols', typed)}
-          />
+          {/* One cell of the grid: the tickers, and under them what the server has of each. */}
+          <div>
+            <TickerField
+              label="Symbols"
+              name="symbols"
+              hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
+              value={inputs.symbols}
+              error={errors.symbols}
+              onValue={(typed) => set('symbols', typed)}
+            />
+            <SymbolsStatus id="library-symbols-status" symbols={normaliseSymbols(inputs.symbols)} />
+          </div>
           <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
           <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
@@ -112,7 +124,18 @@ function BacktestForm(props: { strategy: StrategyView }) {
         status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.stats.total_return)}.` : ''}
         empty="Press “Run backtest” to replay the strategy's rules over the period."
       >
-        {run.result && <LibraryResults result={run.result} strategyName={strategy.name} />}
+        {run.result && (
+          <>
+            {asked && (
+              <DataClipNotice
+                asked={{ from: asked.start_date ?? run.result.start_date, to: asked.end_date ?? run.result.end_date }}
+                used={{ from: run.result.start_date, to: run.result.end_date }}
+                symbols={run.result.symbols}
+              />
+            )}
+            <LibraryResults result={run.result} strategyName={strategy.name} />
+          </>
+        )}
       </ResultsSection>
     </>
   );

@@ -177,6 +177,7 @@ export function OrderTicket(props: {
           <SymbolField
             label={options ? 'Underlying' : 'Symbol'}
             hint={options ? 'The ticker the options are on, such as SPY.' : 'Any ticker the market data knows; the demo data has SPX (S&P 500).'}
+            purpose="order"
             value={inputs.symbol}
             error={errors.symbol}
             onChange={(symbol) => update({ symbol: symbol.toUpperCase() })}
