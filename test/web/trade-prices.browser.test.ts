@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeYahoo, yahooChart, yahooDay } from '../market/fake-yahoo.js';
+import { startFakeYahoo, YAHOO_SEARCH_PATH, yahooChart, yahooDay, yahooSearch } from '../market/fake-yahoo.js';
 import { signUpAndSignIn } from './rig/account.js';
 import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession } from './rig/chromium.js';
 import { startWebServer, type WebServer } from './rig/server.js';
@@ -21,8 +21,9 @@ describeInBrowser('the Trade page with fresh prices (Chromium, the fake Yahoo)',
   beforeAll(async () => {
     rmSync('test-output/browser/trade-prices', { recursive: true, force: true });
     yahoo = await startFakeYahoo();
-    // ACME, a ticker the store lacks: three past sessions, and a delayed price two minutes old at each request.
-    yahoo.answer(() => {
+    // ACME, a ticker the store lacks (offered by the search): three past sessions, and a delayed price two minutes old at each request.
+    yahoo.answer((request) => {
+      if (request.path === YAHOO_SEARCH_PATH) return { status: 200, body: yahooSearch([{ symbol: 'ACME', name: 'Acme Corporation' }]) };
       const now = Date.now();
       quotedAt = new Date(Math.floor((now - 2 * 60_000) / 1000) * 1000).toISOString();
       const days = [5, 4, 3].map((back) => yahooDay(isoDay(now - back * DAY_MS), 100));
