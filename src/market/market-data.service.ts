@@ -8,7 +8,7 @@ import { nextDay, type DataFeed } from './market-terms.js';
 import type { BarSeries } from './bar-series.js';
 import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
-import { priceNowOf, type PriceNow } from './price-now.js';
+import { priceNowOf, type PriceNow, type PriceNowOptions } from './price-now.js';
 
 /** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
 export const PROVIDER_HISTORY_START = '1990-01-01';
@@ -38,7 +38,7 @@ export interface MarketData {
    */
   barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
   /** The latest price the service knows of `symbol` (price-now.ts `priceNowOf`). */
-  priceNow(symbol: string): Promise<PriceNow | null>;
+  priceNow(symbol: string, options?: PriceNowOptions): Promise<PriceNow | null>;
   readonly cache: BarSeriesCache;
   /** The provider it fetches from (`null`: stored bars only); the symbol search and the feed list ask it too. */
   readonly provider: MarketDataProvider | null;
@@ -107,7 +107,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     return checked === undefined || deps.clock.now().getTime() - checked >= FEED_DELAY_MS;
   }
 
-  return { barsFor, priceNow: (symbol) => priceNowOf({ clock: deps.clock, provider: deps.provider, cache, barsFor }, symbol), cache, provider: deps.provider };
+  return { barsFor, priceNow: (symbol, options) => priceNowOf({ clock: deps.clock, provider: deps.provider, cache, barsFor }, symbol, options), cache, provider: deps.provider };
 }
 
 /** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */

@@ -30,22 +30,32 @@ export interface PriceNowDeps {
   readonly barsFor: MarketData['barsFor'];
 }
 
+/** How `priceNowOf` may fill the store. */
+export interface PriceNowOptions {
+  /**
+   * Fetch and store the whole history of a symbol the store lacks before pricing it (an order: the position is then
+   * valued and a resting limit has bars to wait on). False for a look before the order (the Trade page asks as the
+   * ticker is typed): only the provider's price is asked, unless it is a closed market's, whose close must be stored.
+   */
+  readonly fetchHistory: boolean;
+}
+
 /**
  * `symbol`'s price now, or null when nothing is stored and no provider is configured. The provider is asked only for
  * a symbol it filled or the store lacks (the demo's and imported symbols are priced as stored, as their bars are
- * served); a symbol the store lacks is fetched first, so the store holds it once it is traded. A price older than
+ * served); a symbol the store lacks is fetched first when `fetchHistory`, so the store holds it once it is traded. A price older than
  * `DELAYED_PRICE_MAX_AGE_MS` (the market is closed) gives way to the stored close, after the symbol's newest sessions
  * were fetched (at most every 15 minutes). Throws the provider's errors (404 `unknown_symbol`, 502, 503, 504): no
  * price is made up when the provider that owns the symbol cannot be asked.
  */
-export async function priceNowOf(deps: PriceNowDeps, symbol: string): Promise<PriceNow | null> {
+export async function priceNowOf(deps: PriceNowDeps, symbol: string, options: PriceNowOptions = { fetchHistory: true }): Promise<PriceNow | null> {
   const { provider } = deps;
   const cached = await deps.cache.get(symbol);
   if (provider === null || (cached !== undefined && cached.source !== provider.source)) {
     return storedClose(cached, provider === null ? 'no_provider' : 'not_provider_symbol');
   }
   const today = deps.clock.now().toISOString().slice(0, 10);
-  if (cached === undefined) await deps.barsFor(symbol, today, today, 'delayed_sip');
+  if (cached === undefined && options.fetchHistory) await deps.barsFor(symbol, today, today, 'delayed_sip');
   const quote = await provider.latestPrice(symbol);
   if (deps.clock.now().getTime() - Date.parse(quote.at) <= DELAYED_PRICE_MAX_AGE_MS) {
     return { source: 'delayed_quote', price: quote.price, at: quote.at, provider: provider.source };

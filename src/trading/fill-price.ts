@@ -2,7 +2,7 @@ import type { ComplianceRequest } from '../compliance/compliance.schema.js';
 import { newYorkDate } from '../compliance/compliance-rules.js';
 import { latestStoredBar } from '../market/bars.repo.js';
 import type { MarketData } from '../market/market-data.service.js';
-import type { PriceNow } from '../market/price-now.js';
+import type { PriceNow, PriceNowOptions } from '../market/price-now.js';
 import type { DbOrTx } from '../platform/db/database.js';
 import { AppError } from '../platform/errors.js';
 import { immediateFillPrice } from './fills.js';
@@ -21,9 +21,9 @@ export interface FillPrice {
  * rejected order like every refusal); the provider's other failures are thrown (502, 503, 504: nothing is placed at
  * a price we could not check, and nothing is stored).
  */
-export async function fillPriceOf(deps: { readonly prices: Pick<MarketData, 'priceNow'> }, symbol: string): Promise<FillPrice> {
+export async function fillPriceOf(deps: { readonly prices: Pick<MarketData, 'priceNow'> }, symbol: string, options?: PriceNowOptions): Promise<FillPrice> {
   try {
-    return { price: await deps.prices.priceNow(symbol) };
+    return { price: await deps.prices.priceNow(symbol, options) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'unknown_symbol') {
       return { price: null, missing: `There is no price for ${symbol}: it is not stored and the market-data provider does not know it.` };

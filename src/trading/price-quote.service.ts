@@ -11,7 +11,8 @@ import type { PriceQuote } from './trading.schema.js';
  */
 export async function quoteFor(deps: Pick<PlacementDeps, 'prices'>, symbol: string): Promise<PriceQuote> {
   assertTicker(symbol);
-  const { price, missing } = await fillPriceOf(deps, symbol);
+  // A look, not an order: a ticker the store lacks is not fetched and stored for it (the order does that).
+  const { price, missing } = await fillPriceOf(deps, symbol, { fetchHistory: false });
   if (!price) throw new NotFound('no_price', missing ?? `There are no stored bars of ${symbol} to fill at: import or fetch its bars first.`, [{ field: 'querystring.symbol', message: 'has no price' }]);
   if (price.source === 'delayed_quote') {
     return { symbol, price: price.price, source: 'delayed_quote', at: price.at, provider: price.provider, market_closed: false };

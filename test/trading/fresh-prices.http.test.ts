@@ -61,6 +61,18 @@ describeEachDialect('paper fills at fresh prices (fake Yahoo and Alpaca)', (data
     expect((await user.client.get(`${ORDERS}/${buy.json().id}`)).json()).toMatchObject({ fill_source: 'delayed_quote', price_at: '2026-03-10T14:58:00.000Z' });
   });
 
+  it('a ticker the store lacks: the quote asks only its price (nothing stored); the order fetches and stores its history first', async () => {
+    const user = await libraryUser(yahooApp, db());
+    yahoo.answer(() => ({ status: 200, body: yahooChart('NEWQ', [yahooDay('2026-03-06', 30), yahooDay('2026-03-09', 31)], '2026-03-10T15:00:00Z', { price: 31.5, at: '2026-03-10T14:59:00Z' }) }));
+    expect((await user.client.get(`${QUOTE}?symbol=NEWQ`)).json()).toMatchObject({ price: 31.5, source: 'delayed_quote' });
+    expect(yahoo.seen.at(-1)!.query.period1).toBe(String(Date.parse('2026-03-03T00:00:00Z') / 1000));
+    expect(await db().selectFrom('bars').select('date').where('symbol', '=', 'NEWQ').execute()).toEqual([]);
+    const buy = await placeOrder(user.client, { symbol: 'NEWQ', side: 'buy', qty: 10 });
+    expect(buy.json()).toMatchObject({ status: 'filled', fill_price: 31.5, fill_source: 'delayed_quote' });
+    expect((await db().selectFrom('bars').select('date').where('symbol', '=', 'NEWQ').orderBy('date').execute()).map((row) => row.date)).toEqual(['2026-03-06', '2026-03-09']);
+    expect((await portfolioOf(user.client)).positions).toEqual([{ symbol: 'NEWQ', qty: 10, avg_price: 31.5, last_close: 31, market_value: 310, unrealized_pnl: -5 }]);
+  });
+
   it('an imported symbol fills at its stored close with the provider on, and the provider is not asked', async () => {
     const user = await libraryUser(yahooApp, db());
     await seedBars(db(), clock, 'IMQ', [bar('2026-03-05', 41), bar('2026-03-06', 42.5)]);
