@@ -23,6 +23,9 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** The jobs queued once per period (recurring.ts): housekeeping hourly; the options settlement and the resting orders' refresh every 15 minutes. */
+export const RECURRING_JOBS = [HOUSEKEEPING_SCHEDULE, OPTION_SETTLEMENT_SCHEDULE, RESTING_REFRESH_SCHEDULE] as const;
+
 /** Each feature's purge of its own tables; housekeeping runs them, then purges the platform's tables. */
 export const FEATURE_PURGES: readonly RecordPurge[] = [purgeErasedAccounts, purgeExportTombstones, purgeExpiredAuthRecords, purgeClosedIncidents];
 
@@ -53,7 +56,7 @@ export function createJobRunner(platform: Platform, options: { pollMs?: number }
     clock: platform.clock,
     logger: platform.logger.child({ component: 'worker' }),
     handlers,
-    recurring: [HOUSEKEEPING_SCHEDULE, OPTION_SETTLEMENT_SCHEDULE, RESTING_REFRESH_SCHEDULE],
+    recurring: RECURRING_JOBS,
     ...options,
   });
   return {

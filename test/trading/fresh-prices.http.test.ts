@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { buildJobHandlers } from '../../src/job-runner.js';
+import { buildJobHandlers, RECURRING_JOBS } from '../../src/job-runner.js';
 import { enqueueRecurringJob } from '../../src/platform/jobs/recurring.js';
 import { JobWorker } from '../../src/platform/jobs/worker.js';
 import { RESTING_REFRESH_SCHEDULE } from '../../src/trading/resting-refresh.job.js';
@@ -157,6 +157,13 @@ describeEachDialect('paper fills at fresh prices (fake Yahoo and Alpaca)', (data
       request.query.timeframe === '1Min' ? { status: 200, body: alpacaMinuteBars('ALQ', '2026-03-10T20:59:00Z', 190) } : { status: 200, body: { bars: [], symbol: 'ALQ', next_page_token: null } },
     );
     expect((await placeOrder(user.client, { symbol: 'ALQ', side: 'sell', qty: 7 })).json()).toMatchObject({ fill_price: 180, fill_source: 'stored_close', price_at: '2026-03-09' });
+  });
+
+  it('the worker queues the refresh every 15 minutes and handles it', () => {
+    expect(RECURRING_JOBS).toContainEqual({ kind: 'trading.resting_refresh', everyMs: 15 * 60_000 });
+    const { handlers, close } = buildJobHandlers(yahooApp.platform);
+    close();
+    for (const job of RECURRING_JOBS) expect(Object.keys(handlers)).toContain(job.kind);
   });
 
   it('the refresh job fills a resting limit when its new bars reach it, on the injected clock, one job per period, a provider failure not fatal', async () => {
