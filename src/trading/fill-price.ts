@@ -17,7 +17,7 @@ export interface FillPrice {
 
 /**
  * The latest price of `symbol` (DESIGN "Market data", last point): the provider's delayed price where it owns the
- * symbol, else the latest stored close. A ticker the provider does not know is no price (422 `no_price`, stored as a
+ * symbol, else the latest stored close. A ticker the provider does not know (or has no recent trade of) is no price (422 `no_price`, stored as a
  * rejected order like every refusal); the provider's other failures are thrown (502, 503, 504: nothing is placed at
  * a price we could not check, and nothing is stored).
  */
@@ -26,7 +26,8 @@ export async function fillPriceOf(deps: { readonly prices: Pick<MarketData, 'pri
     return { price: await deps.prices.priceNow(symbol, options) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'unknown_symbol') {
-      return { price: null, missing: `There is no price for ${symbol}: it is not stored and the market-data provider does not know it.` };
+      // The provider's own words: a ticker it does not know, or (Alpaca) no trade of it in the last week.
+      return { price: null, missing: error.message };
     }
     throw error;
   }
