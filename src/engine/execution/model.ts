@@ -88,20 +88,24 @@ export class ExecutionModel {
    * Start from the quotient, which can round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 >
    * 3,047), and step down while the cost does not fit; with a commission, start from below the minimum's and the
    * rate's quotients and step up while the next share fits. 0 when not even one share fits, or the price is not
-   * positive and finite.
+   * positive and finite. Above 2⁵³ (a sub-cent price and a large budget) whole doubles are more than 1 apart, so
+   * q − 1 and q + 1 can be q itself: the steps then move to the next representable whole number, or stop.
    */
   sharesWithin(budget: number, price: number): number {
     if (!(price > 0) || !(budget > 0)) return 0;
     let q: number;
     if (!this.charges) {
       q = Math.floor(budget / price);
-      if (q * price > budget) q -= 1;
+      if (!Number.isFinite(q)) return 0;
+      while (q * price > budget) q = wholeBelow(q);
     } else {
       const byRate = budget / (price + this.#perShare + this.#pct * price);
       const byMinimum = (budget - this.#minimum) / price;
-      q = Math.max(0, Math.floor(Math.min(byRate, byMinimum)) - 1);
-      while (q > 0 && this.cost(q, price) > budget) q -= 1;
-      while (Number.isFinite(q) && this.cost(q + 1, price) <= budget) q += 1;
+      const quotient = Math.min(byRate, byMinimum);
+      if (!Number.isFinite(quotient)) return 0;
+      q = Math.max(0, Math.floor(quotient) - 1);
+      while (q > 0 && this.cost(q, price) > budget) q = wholeBelow(q);
+      while (q + 1 > q && this.cost(q + 1, price) <= budget) q += 1;
     }
     return q >= 1 && Number.isFinite(q) ? q : 0;
   }
@@ -132,6 +136,11 @@ export class ExecutionModel {
     }
     return SIGNAL;
   }
+}
+
+/** The next whole number below q ≥ 1: q − 1, or below 2⁵³'s range where q − 1 rounds back to q, the next double down. */
+function wholeBelow(q: number): number {
+  return Math.min(q - 1, Math.floor(q * (1 - Number.EPSILON)));
 }
 
 /**
