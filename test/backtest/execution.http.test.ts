@@ -171,6 +171,21 @@ describeEachDialect('execution settings over HTTP', (database) => {
     }
   });
 
+  it('refuses a walk-forward whose out-of-sample run leaves no capital for the next window (422, not a 500)', async () => {
+    // 3,000 with a $1,500 minimum an order: one SPX share (about 1,150) and the two commissions take more than the
+    // capital, so a window's out-of-sample run can end at or below 0 and the next window has nothing to start with.
+    const response = await post('/api/backtest/sweep', {
+      ...SPX, initial_capital: 3000, strategy: 'sma_crossover', grid: { fast_period: [5, 10], slow_period: [20] }, objective: 'total_return',
+      costs: { commission_min: 1500 }, validation: { walk_forward: { windows: 4, in_sample_fraction: 0.5 } },
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json()).toMatchObject({
+      error: 'capital_exhausted',
+      message: expect.stringMatching(/^Walk-forward window \d of 4 has no capital to trade: the out-of-sample run of window \d ended at -?\$[\d,.]+/),
+      details: [{ field: 'body.validation.walk_forward' }],
+    });
+  });
+
   it('says why no signal could be filled under costs, and how many could not when some were', async () => {
     // One share at 01-03's open of 100 costs 100 + max(5, 0) = 105 with its commission: more than the 100 capital.
     const none = (await backtest({ ...HAND, initial_capital: 100, costs: { commission_min: 5 } })).json();
