@@ -21,6 +21,7 @@ import { refuseRequestsWhileClosing } from './platform/http/closing-refusal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { authDeps, registerAuth } from './auth/auth.plugin.js';
 import { configuredMarketData } from './configured-market-data.js';
+import { barsRoutes } from './market/bars.routes.js';
 import { symbolsRoutes } from './market/symbols.routes.js';
 import { createSymbolSearch } from './market/symbols.service.js';
 import { dataFeedsRoutes } from './market/data-feeds.routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   });
   const marketData = configuredMarketData(platform, app.log);
   await app.register(symbolsRoutes(createSymbolSearch({ db: platform.db, clock: platform.clock, logger: app.log, provider: marketData.provider })));
+  await app.register(barsRoutes(marketData.cache));
   await app.register(dataFeedsRoutes(marketData.provider?.realTime === true));
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));

@@ -48,7 +48,7 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
     if (t > 0) {
       if (wanted === ENTER) {
         // Cannot buy one share: still flat, the next entry signal may act.
-        if (signals[t - 1]! & ENTER && ledger.buy(open[t]!, high[t]!)) {
+        if (signals[t - 1]! & ENTER && ledger.buy(open[t]!, high, t)) {
           entryBar = t;
           wanted = EXIT;
           trades.push(buy(dates[t]!, ledger.price, ledger.shares, ledger.commission));
@@ -56,12 +56,12 @@ export function simulate(bars: BarSeries, signals: Uint8Array, initialCapital: n
       } else {
         const reason = exits ? exitDue : signals[t - 1]! & EXIT ? SIGNAL : -1;
         if (reason >= 0) {
-          trades.push(sell(dates, entryBar, t, ledger, open[t]!, low[t]!, reason));
+          trades.push(sell(dates, entryBar, t, ledger, open[t]!, low, reason));
           wanted = ENTER;
         }
       }
     }
-    if (t === n - 1 && ledger.shares > 0) trades.push(sell(dates, entryBar, t, ledger, close[t]!, low[t]!, END_OF_PERIOD));
+    if (t === n - 1 && ledger.shares > 0) trades.push(sell(dates, entryBar, t, ledger, close[t]!, low, END_OF_PERIOD));
     const { cash, shares } = ledger;
     const value = shares === 0 ? cash : cash + shares * close[t]!;
     equity[t] = value;
@@ -99,9 +99,9 @@ export function buy(date: string, price: number, shares: number, commission: num
 }
 
 /** Sells the ledger's position at `reference` on bar `exitBar` and returns the SELL. */
-function sell(dates: readonly string[], entryBar: number, exitBar: number, ledger: Ledger, reference: number, low: number, reason: number): BacktestTrade {
+function sell(dates: readonly string[], entryBar: number, exitBar: number, ledger: Ledger, reference: number, lows: Float64Array, reason: number): BacktestTrade {
   const { entryPrice, entryCommission, shares } = ledger;
-  ledger.sell(reference, low);
+  ledger.sell(reference, lows, exitBar);
   const duration = calendarDaysBetween(dates[entryBar]!, dates[exitBar]!);
   return sellTrade(timestamp(dates[exitBar]!), entryPrice, ledger.price, shares, duration, EXIT_REASONS[reason]!, entryCommission, ledger.commission);
 }

@@ -37,6 +37,6 @@ export function unfilledEntries(bars: BarSeries, templateId: string, params: Res
  */
 export function oneShareAt(bars: BarSeries, bar: number, execution: ExecutionSettings = FRICTIONLESS): { price: number; cost: number } {
   const model = new ExecutionModel(execution);
-  const price = model.buyPrice(bars.open[bar]!, bars.high[bar]!);
+  const price = model.buyPrice(bars.open[bar]!, bars.high, bar);
   return { price, cost: model.cost(1, price) };
 }

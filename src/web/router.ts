@@ -7,12 +7,13 @@ import { useEffect, useState } from 'preact/hooks';
  */
 const listeners = new Set<() => void>();
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** `keepScroll`: the page stays where it is (an address that follows what the page shows, not a new page). */
+export function navigate(to: string, options: { replace?: boolean; keepScroll?: boolean } = {}): void {
   if (to === location.pathname + location.search) return;
   if (options.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   listeners.forEach((listener) => listener());
-  window.scrollTo(0, 0);
+  if (!options.keepScroll) window.scrollTo(0, 0);
 }
 
 window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));

@@ -48,6 +48,10 @@ describeInBrowser('the comparison view in Chromium', () => {
         initial_capital: 10000,
         data_feed: 'delayed_sip',
         strategies: ['buy_and_hold', 'sma_crossover', 'ema_crossover', 'rsi_reversion', 'macd_crossover'],
+        costs: { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0 },
+        sizing: { mode: 'all_in' },
+        exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
+        benchmark: 'SPX',
       });
 
       const rows = page.locator('.comparison-table tbody tr');
@@ -66,7 +70,8 @@ describeInBrowser('the comparison view in Chromium', () => {
       const chart = page.getByRole('img', { name: 'Equity curves' });
       await chart.locator('canvas').first().waitFor();
       expect((await chart.locator('canvas').first().boundingBox())!.width).toBeGreaterThan(100);
-      expect(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').count()).toBe(5);
+      expect(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').count()).toBe(6);
+      expect(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').last().innerText()).toMatch(/^Benchmark: SPX held\s-?[\d,]+\.\d\d%$/);
       expect(await page.locator('.legend__swatch').evaluateAll((swatches) => new Set(swatches.slice(0, 5).map((s) => (s as { style: { backgroundColor: string } }).style.backgroundColor)).size)).toBe(5);
       await shot('compared');
       await page.screenshot({ path: 'test-output/browser/compare/compare-desktop.png' });

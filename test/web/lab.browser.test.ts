@@ -4,9 +4,15 @@ import { describeInBrowser, launchBrowser, screenshotTaker, type BrowserSession 
 import { expectFieldError, failedLoad, holdNext } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
-/** The text of every cell of one column of the trades table, top to bottom. */
+/** The text of every cell of one column of the fills table (behind "Show the fills"), top to bottom. */
 async function tradesColumn(page: Page, index: number): Promise<string[]> {
-  return page.locator(`.trades-table tbody tr td:nth-child(${index})`).allInnerTexts();
+  return page.locator(`.fills-table tbody tr td:nth-child(${index})`).allInnerTexts();
+}
+
+/** Opens the raw fills under the round trips. */
+async function showFills(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Show the fills/ }).click();
+  await page.locator('.fills-table').waitFor();
 }
 
 /** A parsed money cell: "-$1,234.50" → -1234.5; the dash of a BUY's P&L → null. */
@@ -89,21 +95,36 @@ describeInBrowser('the backtest lab in Chromium', () => {
           { name: 'fast_period', value: 20 },
           { name: 'slow_period', value: 100 },
         ],
+        costs: { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0 },
+        sizing: { mode: 'all_in' },
+        exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
+        benchmark: 'SPX',
       });
       const cards = await page.locator('.metric-card dt').allInnerTexts();
       expect(cards).toEqual([
+        'Net profit',
         'Total return',
         'Annualized return',
-        'Sharpe ratio',
+        'Buy and hold return',
+        'Gross profit',
+        'Gross loss',
+        'Commission paid',
+        'Slippage paid',
         'Max drawdown',
-        'Win rate',
+        'Sharpe ratio',
+        'Sortino ratio',
         'Profit factor',
-        'Trades won / lost',
-        'Avg profit',
-        'Avg loss',
-        'Avg holding',
+        'Total trades',
+        'Percent profitable',
+        'Avg trade',
+        'Largest win',
+        'Largest loss',
+        'Avg bars in trade',
         'Final capital',
+        'Alpha',
+        'Beta',
       ]);
+      expect(await page.getByText('No costs assumed: every fill at the open, no commission, no slippage.').isVisible()).toBe(true);
       expect(await metricValue(page, 'Total return').innerText()).toMatch(/^-?\d+\.\d\d%$/);
       expect(await metricValue(page, 'Final capital').innerText()).toMatch(/^\$[\d,]+\.\d\d$/);
       await expect.poll(() => page.getByText('SMA Crossover on SPX, 2000-01-03 to 2020-04-17', { exact: false }).count()).toBe(1);
@@ -116,26 +137,27 @@ describeInBrowser('the backtest lab in Chromium', () => {
         expect(box!.height).toBeGreaterThan(100);
       }
 
-      // Sorting the trades: by P&L ascending (BUYs, which have none, last), then descending.
+      // Sorting the fills: by P&L ascending (BUYs, which have none, last), then descending.
+      await showFills(page);
       const dates = await tradesColumn(page, 1);
       expect(dates.length).toBeGreaterThan(4);
       expect(dates).toEqual([...dates].sort());
-      const pnlHeader = page.locator('.trades-table th', { hasText: 'P&L' });
+      const pnlHeader = page.locator('.fills-table th', { hasText: 'P&L' });
       expect(await pnlHeader.getAttribute('aria-sort')).toBeNull();
       await pnlHeader.getByRole('button').click();
       expect(await pnlHeader.getAttribute('aria-sort')).toBe('ascending');
-      const ascending = (await tradesColumn(page, 6)).map(money);
+      const ascending = (await tradesColumn(page, 7)).map(money);
       const sells = ascending.filter((value): value is number => value !== null);
       expect(sells).toEqual([...sells].sort((a, b) => a - b));
       expect(ascending.slice(sells.length).every((value) => value === null)).toBe(true);
       expect(await tradesColumn(page, 1)).not.toEqual(dates);
       await pnlHeader.getByRole('button').click();
       expect(await pnlHeader.getAttribute('aria-sort')).toBe('descending');
-      const descending = (await tradesColumn(page, 6)).map(money);
+      const descending = (await tradesColumn(page, 7)).map(money);
       expect(descending.slice(0, sells.length)).toEqual([...sells].reverse());
       // Nulls stay last whichever the direction.
       expect(descending.slice(sells.length).every((value) => value === null)).toBe(true);
-      await page.locator('.trades-table th', { hasText: 'Date' }).getByRole('button').click();
+      await page.locator('.fills-table th', { hasText: 'Date' }).getByRole('button').click();
       expect(await tradesColumn(page, 1)).toEqual(dates);
       await shot('results');
       // The picture for the README: form, metric cards and both charts in one desktop screen.
@@ -270,25 +292,26 @@ describeInBrowser('the backtest lab in Chromium', () => {
       const trades = ((await (await answer).json()) as { trades: { pnl: number | null }[] }).trades;
       expect(trades.length).toBeGreaterThan(1000);
 
-      const rows = page.locator('.trades-table tbody tr');
+      await showFills(page);
+      const rows = page.locator('.fills-table tbody tr');
       await expect.poll(() => rows.count()).toBe(100);
-      const caption = page.locator('.trades-table caption');
+      const caption = page.locator('.fills-table caption');
       expect(await caption.innerText()).toContain(`first 100 shown`);
 
       // The sort covers every trade, not only the page on screen: the lowest P&L of all comes first.
-      await page.locator('.trades-table th', { hasText: 'P&L' }).getByRole('button').click();
+      await page.locator('.fills-table th', { hasText: 'P&L' }).getByRole('button').click();
       const lowest = Math.min(...trades.flatMap((trade) => (trade.pnl === null ? [] : [trade.pnl])));
-      expect(money((await tradesColumn(page, 6))[0]!)).toBeCloseTo(lowest, 2);
+      expect(money((await tradesColumn(page, 7))[0]!)).toBeCloseTo(lowest, 2);
 
-      const more = page.getByRole('button', { name: 'Show 100 more trades' });
+      const more = page.getByRole('button', { name: 'Show 100 more fills' });
       await more.focus();
       await page.keyboard.press('Enter');
       await expect.poll(() => rows.count()).toBe(200);
-      expect(await page.evaluate('document.activeElement.textContent')).toBe('Show 100 more trades');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Show 100 more fills');
       // Through to the last page: the button goes, and focus lands on the table rather than the page's body.
       for (let shown = 200; shown < trades.length; shown += 100) await page.keyboard.press('Enter');
       await expect.poll(() => rows.count()).toBe(trades.length);
-      expect(await page.getByRole('button', { name: /more trades/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /more fills/ }).count()).toBe(0);
       expect(await page.evaluate("document.activeElement.getAttribute('role')")).toBe('region');
       expect(await caption.innerText()).not.toContain('shown');
       expect(browser.errors).toEqual([]);
@@ -319,6 +342,10 @@ describeInBrowser('the backtest lab in Chromium', () => {
             { name: 'fast_period', value: 12 },
             { name: 'slow_period', value: 40 },
           ],
+          costs: { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0 },
+          sizing: { mode: 'all_in' },
+          exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
+          benchmark: 'SPX',
         },
       ]);
       expect(await page.getByLabel('Strategy template').inputValue()).toBe('ema_crossover');
@@ -340,7 +367,7 @@ describeInBrowser('the backtest lab in Chromium', () => {
       // Too little capital for one share: the answer says no signal could be filled and what a share cost.
       await page.goto(`${server.origin}/?symbol=SPX&strategy=sma_crossover&start_date=2010-01-04&end_date=2012-12-31&initial_capital=500`);
       await page
-        .getByText(/^The strategy signalled \d+ times but no signal could be filled: one share of SPX cost \$1,\d{3}\.\d\d at the first fill, more than the \$500\.00 capital\.$/)
+        .getByText(/^The strategy signalled \d+ times but no signal could be filled: one share of SPX cost \$1,\d{3}\.\d{2,4} with slippage and commission at the first fill, more than the \$500\.00 capital\.$/)
         .waitFor();
       expect(await page.getByText('No trades: no signal could be filled (see above).').isVisible()).toBe(true);
       expect(await page.getByText('the strategy never entered', { exact: false }).count()).toBe(0);
@@ -368,7 +395,7 @@ describeInBrowser('the backtest lab in Chromium', () => {
       // The trades are no scroll box inside the page: each trade is a card, its figures named, and the page scrolls.
       const trades = page.locator('.trades-table').locator('..');
       expect(await trades.evaluate((box) => box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight)).toBe(true);
-      expect(await page.evaluate("getComputedStyle(document.querySelector('.trades-table tbody td:nth-child(3)'), '::before').content")).toBe('"Price"');
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.trades-table tbody td:nth-child(3)'), '::before').content")).toBe('"Exit date"');
       await shot('results');
 
       await page.getByRole('link', { name: 'Compare', exact: true }).click();

@@ -95,6 +95,10 @@ describeInBrowser('the Optimize view in Chromium', () => {
           grid: { fast_period: { min: 5, max: 20, step: 5 }, slow_period: { min: 30, max: 60, step: 10 } },
           objective: 'total_return',
           min_trades: 10,
+          costs: { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0 },
+          sizing: { mode: 'all_in' },
+          exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
+          benchmark: 'SPX',
         },
       ]);
       expect(answer.cells).toHaveLength(16);

@@ -31,12 +31,12 @@ export class Ledger {
   }
 
   /**
-   * A buy at `open` (within [open, high] with slippage) of the shares the sizing takes. The account is flat, so the
-   * equity at the signal's close is the cash. false, and nothing changes but `unfilled`, when q is 0.
+   * A buy on bar t at `open` (slipped up to at most highs[t]) of the shares the sizing takes. The account is flat, so
+   * the equity at the signal's close is the cash. false, and nothing changes but `unfilled`, when q is 0.
    */
-  buy(open: number, high: number): boolean {
+  buy(open: number, highs: Float64Array, t: number): boolean {
     const model = this.model;
-    const price = model.buyPrice(open, high);
+    const price = model.buyPrice(open, highs, t);
     const shares = model.sharesToBuy(this.cash, this.cash, price);
     if (shares === 0) {
       this.unfilled++;
@@ -47,16 +47,16 @@ export class Ledger {
     this.shares = shares;
     this.entryPrice = price;
     this.entryCommission = commission;
-    this.highestClose = -Infinity;
+    if (model.exits) this.highestClose = -Infinity;
     this.paid(shares, price, open, commission);
     return true;
   }
 
-  /** Sells every share at `reference` (the next open, or the last close at the end; within [low, reference] with slippage). */
-  sell(reference: number, low: number): void {
+  /** Sells every share on bar t at `reference` (its open, or its close at the end), slipped down to at least lows[t]. */
+  sell(reference: number, lows: Float64Array, t: number): void {
     const model = this.model;
     const shares = this.shares;
-    const price = model.sellPrice(reference, low);
+    const price = model.sellPrice(reference, lows, t);
     const commission = model.commission(shares, price);
     this.cash += shares * price - commission;
     this.shares = 0;
@@ -77,6 +77,7 @@ export class Ledger {
   private paid(shares: number, price: number, reference: number, commission: number): void {
     this.price = price;
     this.commission = commission;
+    if (!this.model.costly) return; // both sums stay 0: nothing to add on a free fill
     this.commissionPaid += commission;
     this.slippagePaid += Math.abs(price - reference) * shares;
   }

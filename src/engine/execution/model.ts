@@ -10,17 +10,27 @@
  */
 import { FRICTIONLESS, SIGNAL, STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, type ExecutionSettings, type Sizing } from './settings.js';
 
+const SIZING_MODES: readonly Sizing['mode'][] = ['all_in', 'percent_of_equity', 'fixed_amount', 'fixed_shares'];
+const ALL_IN = 0;
+const PERCENT_OF_EQUITY = 1;
+const FIXED_AMOUNT = 2;
+
 export class ExecutionModel {
   /** 1 + slippage_bps / 10⁴ and 1 − slippage_bps / 10⁴; both exactly 1 without slippage. */
-  readonly #up: number;
-  readonly #down: number;
-  readonly #slipped: boolean;
-  readonly #perShare: number;
-  readonly #pct: number;
-  readonly #minimum: number;
+  readonly up: number;
+  readonly down: number;
+  readonly slipped: boolean;
+  readonly perShare: number;
+  readonly pct: number;
+  readonly minimum: number;
   /** Whether any commission term is nonzero (otherwise commission() is 0 without arithmetic). */
   readonly charges: boolean;
+  /** Whether a fill can cost anything (slippage or commission). */
+  readonly costly: boolean;
   readonly sizing: Sizing;
+  /** The sizing as numbers, read on every buy: its mode's index in SIZING_MODES and its value. */
+  readonly sizingMode: number;
+  readonly sizingValue: number;
   readonly stopLoss: number | null;
   readonly takeProfit: number | null;
   readonly trailingStop: number | null;
@@ -29,34 +39,41 @@ export class ExecutionModel {
 
   constructor(settings: ExecutionSettings) {
     const { costs, sizing, exits } = settings;
-    this.#slipped = costs.slippage_bps > 0;
-    this.#up = 1 + costs.slippage_bps / 10_000;
-    this.#down = 1 - costs.slippage_bps / 10_000;
-    this.#perShare = costs.commission_per_share;
-    this.#pct = costs.commission_pct;
-    this.#minimum = costs.commission_min;
+    this.slipped = costs.slippage_bps > 0;
+    this.up = 1 + costs.slippage_bps / 10_000;
+    this.down = 1 - costs.slippage_bps / 10_000;
+    this.perShare = costs.commission_per_share;
+    this.pct = costs.commission_pct;
+    this.minimum = costs.commission_min;
     this.charges = costs.commission_per_share > 0 || costs.commission_pct > 0 || costs.commission_min > 0;
+    this.costly = this.charges || this.slipped;
     this.sizing = sizing;
+    this.sizingMode = SIZING_MODES.indexOf(sizing.mode);
+    this.sizingValue = sizing.mode === 'all_in' ? 1 : sizing.value;
     this.stopLoss = exits.stop_loss_pct;
     this.takeProfit = exits.take_profit_pct;
     this.trailingStop = exits.trailing_stop_pct;
     this.exits = exits.stop_loss_pct !== null || exits.take_profit_pct !== null || exits.trailing_stop_pct !== null;
   }
 
-  /** A buy's fill: min(high, reference × (1 + bps / 10⁴)); the reference itself without slippage (no cap then). */
-  buyPrice(reference: number, high: number): number {
-    return this.#slipped ? Math.min(high, reference * this.#up) : reference;
+  /**
+   * A buy's fill on bar t: min(highs[t], reference × (1 + bps / 10⁴)); the reference itself without slippage (no cap
+   * then). The high is read only with slippage: a load the fused passes' loops otherwise paid on every fill (with
+   * it inlined there, V8 compiled the macd pass at half speed; docs/benchmarks.md).
+   */
+  buyPrice(reference: number, highs: Float64Array, t: number): number {
+    return this.slipped ? Math.min(highs[t]!, reference * this.up) : reference;
   }
 
-  /** A sell's fill: max(low, reference × (1 − bps / 10⁴)); the reference itself without slippage. */
-  sellPrice(reference: number, low: number): number {
-    return this.#slipped ? Math.max(low, reference * this.#down) : reference;
+  /** A sell's fill on bar t: max(lows[t], reference × (1 − bps / 10⁴)); the reference itself without slippage. */
+  sellPrice(reference: number, lows: Float64Array, t: number): number {
+    return this.slipped ? Math.max(lows[t]!, reference * this.down) : reference;
   }
 
   /** One order of `shares` at `price`: max(commission_min, per_share × shares + pct × shares × price). */
   commission(shares: number, price: number): number {
     if (!this.charges) return 0;
-    return Math.max(this.#minimum, this.#perShare * shares + this.#pct * shares * price);
+    return Math.max(this.minimum, this.perShare * shares + this.pct * shares * price);
   }
 
   /** What a buy of `shares` at `price` takes from the cash: shares × price + commission. */
@@ -70,42 +87,34 @@ export class ExecutionModel {
    * value or as many as the cash affords. 0: no buy.
    */
   sharesToBuy(cash: number, equity: number, price: number): number {
-    const sizing = this.sizing;
-    switch (sizing.mode) {
-      case 'all_in':
-        return this.sharesWithin(cash, price);
-      case 'percent_of_equity':
-        return this.sharesWithin(Math.min(cash, sizing.value * equity), price);
-      case 'fixed_amount':
-        return this.sharesWithin(Math.min(cash, sizing.value), price);
-      case 'fixed_shares':
-        return Math.min(sizing.value, this.sharesWithin(cash, price));
-    }
+    const mode = this.sizingMode;
+    if (mode === ALL_IN) return this.sharesWithin(cash, price);
+    if (mode === PERCENT_OF_EQUITY) return this.sharesWithin(Math.min(cash, this.sizingValue * equity), price);
+    if (mode === FIXED_AMOUNT) return this.sharesWithin(Math.min(cash, this.sizingValue), price);
+    return Math.min(this.sizingValue, this.sharesWithin(cash, price)); // fixed_shares
   }
 
   /**
    * The largest whole q with cost(q) ≤ budget, as cost() computes it (so the cash after the buy is never negative).
-   * Start from the quotient, which can round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 >
-   * 3,047), and step down while the cost does not fit; with a commission, start from below the minimum's and the
-   * rate's quotients and step up while the next share fits. 0 when not even one share fits, or the price is not
-   * positive and finite. Above 2⁵³ (a sub-cent price and a large budget) whole doubles are more than 1 apart, so
-   * q − 1 and q + 1 can be q itself: the steps then move to the next representable whole number, or stop.
+   * The quotient can round up to a whole number (3,047 / 1.1 is 2,770 in doubles, yet 2,770 × 1.1 > 3,047): without a
+   * commission, one share less where the cost does not fit. With one, q starts at the smaller of the rate's and the
+   * minimum's quotients, within one share of the answer either way, and takes one step down or up. 0 when not even one
+   * share fits, or the price is not positive and finite. No loop: this is inlined into the fused passes' loops, where
+   * an inner loop made V8 compile the whole pass slower (docs/benchmarks.md).
    */
   sharesWithin(budget: number, price: number): number {
     if (!(price > 0) || !(budget > 0)) return 0;
     let q: number;
     if (!this.charges) {
       q = Math.floor(budget / price);
-      if (!Number.isFinite(q)) return 0;
-      while (q * price > budget) q = wholeBelow(q);
+      if (q * price > budget) q -= 1;
     } else {
-      const byRate = budget / (price + this.#perShare + this.#pct * price);
-      const byMinimum = (budget - this.#minimum) / price;
-      const quotient = Math.min(byRate, byMinimum);
-      if (!Number.isFinite(quotient)) return 0;
-      q = Math.max(0, Math.floor(quotient) - 1);
-      while (q > 0 && this.cost(q, price) > budget) q = wholeBelow(q);
-      while (q + 1 > q && this.cost(q + 1, price) <= budget) q += 1;
+      const byRate = budget / (price + this.perShare + this.pct * price);
+      const byMinimum = (budget - this.minimum) / price;
+      q = Math.max(0, Math.floor(Math.min(byRate, byMinimum)));
+      if (q > 0 && this.cost(q, price) > budget) q -= 1;
+      else if (this.cost(q + 1, price) <= budget) q += 1;
+      if (q > 0 && this.cost(q, price) > budget) q -= 1;
     }
     return q >= 1 && Number.isFinite(q) ? q : 0;
   }
@@ -136,11 +145,6 @@ export class ExecutionModel {
     }
     return SIGNAL;
   }
-}
-
-/** The next whole number below q ≥ 1: q − 1, or below 2⁵³'s range where q − 1 rounds back to q, the next double down. */
-function wholeBelow(q: number): number {
-  return Math.min(q - 1, Math.floor(q * (1 - Number.EPSILON)));
 }
 
 /**

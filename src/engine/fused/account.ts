@@ -11,7 +11,6 @@
  */
 import { Ledger } from '../execution/ledger.js';
 import type { ExecutionModel } from '../execution/model.js';
-import { END_OF_PERIOD, SIGNAL } from '../execution/settings.js';
 import { ENTER, EXIT } from '../signals.js';
 import { backtestMetrics, sharpeFromSums } from '../metrics.js';
 import type { BacktestRun, BarSeries } from '../types.js';
@@ -75,14 +74,14 @@ export class FusedAccount extends Ledger {
   private fill(t: number): void {
     if (this.wanted === ENTER) {
       // Cannot buy one share: still flat, the next entry signal may act.
-      if (this.buy(this.open[t]!, this.high[t]!)) {
+      if (this.buy(this.open[t]!, this.high, t)) {
         this.wanted = EXIT;
-        this.fills.add(t, this.price, this.shares, this.commission, SIGNAL);
+        this.fills.add(t, this.price, this.shares);
       }
     } else {
       const shares = this.shares;
-      this.sell(this.open[t]!, this.low[t]!);
-      this.fills.add(t, this.price, shares, this.commission, SIGNAL);
+      this.sell(this.open[t]!, this.low, t);
+      this.fills.add(t, this.price, shares);
       this.wanted = ENTER;
     }
   }
@@ -93,14 +92,15 @@ export class FusedAccount extends Ledger {
     const last = equity.length - 1;
     const shares = this.shares;
     if (shares > 0) {
-      this.sell(this.close[last]!, this.low[last]!);
-      fills.add(last, this.price, shares, this.commission, END_OF_PERIOD);
+      this.sell(this.close[last]!, this.low, last);
+      fills.add(last, this.price, shares);
+      fills.soldAtEnd = true;
       equity[last] = this.cash;
     }
     const { lowest, returnSum, returnSquares, shift } = equityStatistics(equity, this.first, initialCapital);
     const sharpe = sharpeFromSums(returnSum, returnSquares, last, shift);
-    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates));
-    return new ColumnarRun(dates, equity, fills, metrics, this.costsPaid(), this.unfilled);
+    const metrics = backtestMetrics(dates, equity, initialCapital, lowest, sharpe, fills.statistics(dates, this.model));
+    return new ColumnarRun(dates, equity, fills, this.model, metrics, this.costsPaid(), this.unfilled);
   }
 }
 

@@ -5,11 +5,11 @@
  */
 import { ENTER } from '../signals.js';
 import type { BarSeries } from '../types.js';
-import { FRICTIONLESS_MODEL } from '../execution/model.js';
+import type { ExecutionModel } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (a single bar: nothing can fill). */
-export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
+export function buyAndHoldRun(bars: BarSeries, _params: unknown, initialCapital: number, model: ExecutionModel): FusedAccount | null {
   const n = bars.close.length;
   if (n < 2) return null;
   const account = new FusedAccount(bars, initialCapital, 1, model);

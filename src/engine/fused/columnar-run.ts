@@ -3,6 +3,7 @@
  * trade objects derived from them on first read (and kept), since a comparison reads neither. Reads the same as
  * the generic path's plain object, value for value (fused.test.ts).
  */
+import type { ExecutionModel } from '../execution/model.js';
 import type { CostsPaid } from '../execution/settings.js';
 import type { BacktestMetrics, BacktestRun, BacktestTrade } from '../types.js';
 import type { Fills } from './fills.js';
@@ -17,7 +18,10 @@ export class ColumnarRun implements BacktestRun {
   #drawdowns: Float64Array | undefined;
   #trades: BacktestTrade[] | undefined;
 
-  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, metrics: BacktestMetrics, costsPaid: CostsPaid, unfilledEntries: number) {
+  readonly #model: ExecutionModel;
+
+  constructor(dates: readonly string[], equity: Float64Array, fills: Fills, model: ExecutionModel, metrics: BacktestMetrics, costsPaid: CostsPaid, unfilledEntries: number) {
+    this.#model = model;
     this.costs_paid = costsPaid;
     this.unfilled_entries = unfilledEntries;
     this.#dates = dates;
@@ -31,7 +35,7 @@ export class ColumnarRun implements BacktestRun {
   }
 
   get trades(): BacktestTrade[] {
-    return (this.#trades ??= this.#fills.trades(this.#dates));
+    return (this.#trades ??= this.#fills.trades(this.#dates, this.#model));
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { ENTER, EXIT } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
-import { FRICTIONLESS_MODEL } from '../execution/model.js';
+import type { ExecutionModel } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 import { WindowHighest, WindowLowest } from './window-extremes.js';
 
@@ -14,7 +14,7 @@ import { WindowHighest, WindowLowest } from './window-extremes.js';
  * null when the generic path should run instead: periods that are not whole numbers ≥ 1, too few bars to trade, or
  * a NaN high or low (indicators.ts highest/lowest and a deque treat a NaN differently).
  */
-export function donchianBreakoutRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
+export function donchianBreakoutRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model: ExecutionModel): FusedAccount | null {
   const { close, high, low } = bars;
   const n = close.length;
   const entryPeriod = params.entry_period!;

@@ -6,11 +6,11 @@
  */
 import { crossing } from '../signals.js';
 import type { BarSeries, ResolvedParameters } from '../types.js';
-import { FRICTIONLESS_MODEL } from '../execution/model.js';
+import type { ExecutionModel } from '../execution/model.js';
 import { FusedAccount } from './account.js';
 
 /** null when the generic path should run instead (periods that are not whole numbers ≥ 1, too few bars to trade). */
-export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model = FRICTIONLESS_MODEL): FusedAccount | null {
+export function emaCrossoverRun(bars: BarSeries, params: ResolvedParameters, initialCapital: number, model: ExecutionModel): FusedAccount | null {
   const { close } = bars;
   const n = close.length;
   const fastPeriod = params.fast_period!;

@@ -1,65 +1,60 @@
 /**
- * The fills of a fused run as columns (bar, price, shares, commission, exit reason), kept in typed arrays during the pass and turned into
+ * The fills of a fused run as columns (bar, price, shares), kept in typed arrays during the pass and turned into
  * trade objects only when something reads them: a BUY on even rows, its SELL on the next odd row. The round-trip
  * statistics are tallied from the columns, so a run whose trades are never read (a comparison) never builds them.
+ * A fill's commission is the model's of its shares and price, computed when read (one column less to fill and grow
+ * in the pass); a fused run has no exits (run-template.ts), so each SELL is a signal's but a sale at the end.
  */
 import { dayNumbersOf, timestamp } from '../dates.js';
+import { templatePnl, type ExecutionModel } from '../execution/model.js';
 import { RoundTripTally, type TradeStatistics } from '../metrics.js';
 import { buy, sellTrade } from '../simulate.js';
-import { templatePnl } from '../execution/model.js';
-import { EXIT_REASONS } from '../execution/settings.js';
 import type { BacktestTrade } from '../types.js';
 
 export class Fills {
   bar = new Int32Array(64);
   price = new Float64Array(64);
   shares = new Float64Array(64);
-  commission = new Float64Array(64);
-  /** A SELL row's exit reason (EXIT_REASONS index); 0 (signal) on BUY rows. */
-  reason = new Uint8Array(64);
   count = 0;
+  /** Whether the last SELL is the sale of the position still open at the end (end_of_period). */
+  soldAtEnd = false;
 
-  add(bar: number, price: number, shares: number, commission: number, reason: number): void {
+  add(bar: number, price: number, shares: number): void {
     if (this.count === this.bar.length) this.grow();
     const row = this.count++;
     this.bar[row] = bar;
     this.price[row] = price;
     this.shares[row] = shares;
-    this.commission[row] = commission;
-    this.reason[row] = reason;
   }
 
   /** The statistics of tradeStatistics(trades()), from the columns: the same pnl and duration, in the same order. */
-  statistics(dates: readonly string[]): TradeStatistics {
+  statistics(dates: readonly string[], model: ExecutionModel): TradeStatistics {
     const tally = new RoundTripTally();
-    const { bar, price, shares, commission } = this;
+    const { bar, price, shares } = this;
     const days = dayNumbersOf(dates);
     for (let sold = 1; sold < this.count; sold += 2) {
-      const pnl = templatePnl(shares[sold]!, price[sold - 1]!, price[sold]!, commission[sold - 1]! + commission[sold]!);
-      tally.add(pnl, days.between(bar[sold - 1]!, bar[sold]!));
+      const held = shares[sold]!;
+      const commissions = model.commission(held, price[sold - 1]!) + model.commission(held, price[sold]!);
+      tally.add(templatePnl(held, price[sold - 1]!, price[sold]!, commissions), days.between(bar[sold - 1]!, bar[sold]!));
     }
     return tally.statistics();
   }
 
-  /** The trades as simulate.ts builds them (buy, sell), in fill order. */
-  trades(dates: readonly string[]): BacktestTrade[] {
-    const { bar, price, shares, commission } = this;
+  /** The trades as simulate.ts builds them (buy, sellTrade), in fill order. */
+  trades(dates: readonly string[], model: ExecutionModel): BacktestTrade[] {
+    const { bar, price, shares } = this;
     const days = dayNumbersOf(dates);
     const trades = new Array<BacktestTrade>(this.count);
     for (let row = 0; row < this.count; row++) {
-      trades[row] =
-        row % 2 === 0
-          ? buy(dates[bar[row]!]!, price[row]!, shares[row]!, commission[row]!)
-          : sellTrade(
-              timestamp(dates[bar[row]!]!),
-              price[row - 1]!,
-              price[row]!,
-              shares[row]!,
-              days.between(bar[row - 1]!, bar[row]!),
-              EXIT_REASONS[this.reason[row]!]!,
-              commission[row - 1]!,
-              commission[row]!,
-            );
+      const commission = model.commission(shares[row]!, price[row]!);
+      if (row % 2 === 0) {
+        trades[row] = buy(dates[bar[row]!]!, price[row]!, shares[row]!, commission);
+        continue;
+      }
+      const reason = this.soldAtEnd && row === this.count - 1 ? 'end_of_period' : 'signal';
+      const entryCommission = model.commission(shares[row - 1]!, price[row - 1]!);
+      const duration = days.between(bar[row - 1]!, bar[row]!);
+      trades[row] = sellTrade(timestamp(dates[bar[row]!]!), price[row - 1]!, price[row]!, shares[row]!, duration, reason, entryCommission, commission);
     }
     return trades;
   }
@@ -69,17 +64,11 @@ export class Fills {
     const bar = new Int32Array(size);
     const price = new Float64Array(size);
     const shares = new Float64Array(size);
-    const commission = new Float64Array(size);
-    const reason = new Uint8Array(size);
     bar.set(this.bar);
     price.set(this.price);
     shares.set(this.shares);
-    commission.set(this.commission);
-    reason.set(this.reason);
     this.bar = bar;
     this.price = price;
     this.shares = shares;
-    this.commission = commission;
-    this.reason = reason;
   }
 }

@@ -3,7 +3,7 @@
  * sums in a single loop) instead of the generic path (signals.ts, simulate.ts, metrics.ts). Same output, byte for
  * byte; a fused run returns null to leave a case to the generic path.
  */
-import type { ExecutionModel } from '../execution/model.js';
+import { FRICTIONLESS_MODEL, type ExecutionModel } from '../execution/model.js';
 import type { BacktestRun, BarSeries, ResolvedParameters } from '../types.js';
 import type { FusedAccount } from './account.js';
 import { bollingerReversionRun } from './bollinger-reversion.js';
@@ -23,8 +23,8 @@ export type FusedRun = (bars: BarSeries, params: ResolvedParameters, initialCapi
  * processes running the loops 2–4× slower (docs/benchmarks.md).
  */
 const finished =
-  (pass: (bars: BarSeries, params: ResolvedParameters, initialCapital: number, model?: ExecutionModel) => FusedAccount | null): FusedRun =>
-  (bars, params, initialCapital, model) =>
+  (pass: (bars: BarSeries, params: ResolvedParameters, initialCapital: number, model: ExecutionModel) => FusedAccount | null): FusedRun =>
+  (bars, params, initialCapital, model = FRICTIONLESS_MODEL) =>
     pass(bars, params, initialCapital, model)?.finish() ?? null;
 
 export const FUSED_RUNS: Readonly<Record<string, FusedRun>> = {

@@ -252,7 +252,7 @@ function openPosition(book: Book, s: SymbolState, states: readonly SymbolState[]
   const t = s.next;
   const open = bars.open[t]!;
   const long = strategy.side === 'long';
-  const price = long ? model.buyPrice(open, bars.high[t]!) : model.sellPrice(open, bars.low[t]!);
+  const price = long ? model.buyPrice(open, bars.high, t) : model.sellPrice(open, bars.low, t);
   let freeCash = book.cash;
   // A short's proceeds stay held against it, and as much again of the strategy's own cash secures it (a fully
   // collateralized short), so N shorts cannot each use the whole capital.
@@ -275,7 +275,7 @@ function closePosition(book: Book, s: SymbolState, strategy: ReplayStrategy, ref
   const { qty, entryPrice, entryCommission, entryDate } = s.position!;
   const bars = s.input.bars;
   const long = strategy.side === 'long';
-  const price = long ? model.sellPrice(reference, bars.low[s.next]!) : model.buyPrice(reference, bars.high[s.next]!);
+  const price = long ? model.sellPrice(reference, bars.low, s.next) : model.buyPrice(reference, bars.high, s.next);
   const commission = model.commission(qty, price);
   book.cash += long ? qty * price - commission : -(qty * price + commission);
   paid(book, qty, price, reference, commission);

@@ -78,12 +78,12 @@ export function ruleCell(context: CellContext, rule: CellRule): CellMetrics {
     if (acts) {
       if (wanted === ENTER) {
         // Cannot buy one share: still flat, the next entry signal may act.
-        if (ledger.buy(open[t]!, high[t]!)) {
+        if (ledger.buy(open[t]!, high, t)) {
           wanted = EXIT;
           entryBar = t;
         }
       } else {
-        sold(ledger, tally, open[t]!, low[t]!, days.between(entryBar, t));
+        sold(ledger, tally, open[t]!, low, t, days.between(entryBar, t));
         wanted = ENTER;
       }
       cash = ledger.cash;
@@ -118,7 +118,7 @@ export function ruleCell(context: CellContext, rule: CellRule): CellMetrics {
         previous = value;
       }
       if (end === t) continue;
-      sold(ledger, tally, close[last]!, low[last]!, days.between(entryBar, last));
+      sold(ledger, tally, close[last]!, low, last, days.between(entryBar, last));
       cash = ledger.cash;
       shares = 0;
     }
@@ -153,8 +153,8 @@ export function ruleCell(context: CellContext, rule: CellRule): CellMetrics {
 }
 
 /** Sells the ledger's position at `reference` and adds the round trip (pnl as execution/model.ts) to the tally. */
-function sold(ledger: Ledger, tally: RoundTripTally, reference: number, low: number, holdingDays: number): void {
+function sold(ledger: Ledger, tally: RoundTripTally, reference: number, lows: Float64Array, t: number, holdingDays: number): void {
   const { shares, entryPrice, entryCommission } = ledger;
-  ledger.sell(reference, low);
+  ledger.sell(reference, lows, t);
   tally.add(templatePnl(shares, entryPrice, ledger.price, entryCommission + ledger.commission), holdingDays);
 }

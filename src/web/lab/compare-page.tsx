@@ -3,6 +3,7 @@ import { api } from '../api';
 import { Link } from '../router';
 import { CompareResults } from './compare-results';
 import { LabFormPage, useLabForm } from './lab-form-page';
+import { checkExecutionInputs, executionRequest } from './execution-inputs';
 import { checkMarketInputs, marketRequest } from './market-inputs';
 import { TemplateChecklist } from './template-checklist';
 import type { ComparisonResult } from './types';
@@ -10,7 +11,7 @@ import type { ComparisonResult } from './types';
 /** Several templates with their default parameters over one symbol and period, side by side. */
 export function ComparePage() {
   const lab = useLabForm<ComparisonResult>();
-  const { templates, market, run } = lab;
+  const { templates, market, execution, run } = lab;
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
 
   useEffect(() => {
@@ -25,12 +26,12 @@ export function ComparePage() {
   async function submit(event: Event) {
     event.preventDefault();
     if (!templates || run.running) return;
-    const found = checkMarketInputs(market);
+    const found = { ...checkMarketInputs(market), ...checkExecutionInputs(execution) };
     if (chosen.size === 0) found.strategies = 'Choose at least one template.';
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     // In catalogue order, whatever order they were ticked in, so colours stay put between runs.
     const strategies = templates.filter((template) => chosen.has(template.id)).map((template) => template.id);
-    await run.start(lab.asking(market, () => api.post<ComparisonResult>('/api/compare-strategies', { ...marketRequest(market), strategies })));
+    await run.start(lab.asking(market, () => api.post<ComparisonResult>('/api/compare-strategies', { ...marketRequest(market), strategies, ...executionRequest(execution, market.symbol) })));
   }
 
   return (

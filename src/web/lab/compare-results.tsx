@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
-import { ChartCredit } from './equity-charts';
+import { benchmarkLine, BENCHMARK_COLOUR, ChartCredit } from './equity-charts';
+import { costsSentence, sizingSentence } from './execution-words';
 import { formatCount, formatDay, formatDays, formatMoney, formatPercent, formatRatio, formatWholeMoney, signClass } from '../ui/format';
 import { MetricValue } from './metric-cards';
 import { ScrollRegion } from '../ui/scroll-region';
@@ -17,7 +18,10 @@ export function colourOf(index: number): string {
 export function CompareResults(props: { result: ComparisonResult }) {
   const { result } = props;
   const lines = useMemo<ChartLine[]>(
-    () => result.strategies.map((entry, index) => ({ name: entry.name, color: colourOf(index), values: entry.equity_curve })),
+    () => [
+      ...result.strategies.map((entry, index) => ({ name: entry.name, color: colourOf(index), values: entry.equity_curve })),
+      ...(result.benchmark ? [benchmarkLine(result.benchmark)] : []),
+    ],
     [result],
   );
   const first = formatDay(result.start_date);
@@ -29,10 +33,16 @@ export function CompareResults(props: { result: ComparisonResult }) {
         {formatCount(result.strategies.length)} templates on <strong>{result.symbol}</strong>, {first} to {last} ({formatCount(result.dates.length)} daily
         bars), each with its default parameters and {formatMoney(result.initial_capital)} to start.
       </p>
+      <p class="results__costs">
+        <strong>{costsSentence(result)}</strong> {sizingSentence(result)}
+      </p>
       <SeriesChart
         class="chart--compare"
         caption="Equity curves"
-        summary={best ? `Equity of each template at each close; the highest total return is ${best.name}'s, ${formatPercent(best.total_return)}.` : 'No templates.'}
+        summary={
+          (best ? `Equity of each template at each close; the highest total return is ${best.name}'s, ${formatPercent(best.total_return)}.` : 'No templates.') +
+          (result.benchmark ? ` Beside them, ${result.benchmark.symbol} held with the same capital: ${formatPercent(result.benchmark.total_return)}.` : '')
+        }
         dates={result.dates}
         lines={lines}
         kind="equity"
@@ -45,6 +55,12 @@ export function CompareResults(props: { result: ComparisonResult }) {
             {entry.name} <span class={signClass(entry.total_return)}>{formatPercent(entry.total_return)}</span>
           </li>
         ))}
+        {result.benchmark && (
+          <li>
+            <span class="legend__swatch" style={{ backgroundColor: BENCHMARK_COLOUR }} aria-hidden="true" />
+            {benchmarkLine(result.benchmark).name} <span class={signClass(result.benchmark.total_return)}>{formatPercent(result.benchmark.total_return)}</span>
+          </li>
+        )}
       </ul>
       <ChartCredit />
       <ComparisonTable result={result} />
@@ -64,6 +80,8 @@ const COLUMNS: readonly { label: string; value: (entry: ComparisonResult['strate
   { label: 'Avg profit', value: (e) => formatMoney(e.avg_profit) },
   { label: 'Avg loss', value: (e) => formatMoney(e.avg_loss) },
   { label: 'Avg holding', value: (e) => formatDays(e.avg_holding_days) },
+  // Commission and slippage together, to the cent: the comparison's one column of costs (the lab splits them).
+  { label: 'Costs paid', value: (e) => formatMoney(e.costs_paid ? Math.round((e.costs_paid.commission + e.costs_paid.slippage) * 100) / 100 : 0) },
 ];
 
 function ComparisonTable(props: { result: ComparisonResult }) {

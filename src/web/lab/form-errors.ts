@@ -3,7 +3,9 @@ import type { FormErrors } from '../ui/form-errors';
 
 /**
  * The lab's form keys: `symbol`, `strategy`, `start_date`, `end_date`, `period` (the two dates together),
- * `initial_capital`, `data_feed`, `strategies` and `param.<name>` for a template parameter.
+ * `initial_capital`, `data_feed`, `strategies`, `param.<name>` for a template parameter, and the execution settings'
+ * controls (execution-inputs.ts): `costs.x` and `exits.x` are `x`, `sizing.mode` and `sizing.value` are `sizing_mode`
+ * and `sizing_value`, `benchmark` is itself.
  */
 export { hasErrors, NO_ERRORS, type FormErrors } from '../ui/form-errors';
 
@@ -18,6 +20,7 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   feed_not_entitled: 'data_feed',
   no_strategies: 'strategies',
   duplicate_strategy: 'strategies',
+  benchmark_too_short: 'benchmark',
 };
 
 /** What to do about a refusal, in the form's words where the API's message cannot know the form. */
@@ -25,7 +28,8 @@ const GUIDANCE_OF_CODE: Readonly<Record<string, string>> = {
   unknown_symbol: ' Pick a symbol from the list: type part of a ticker or name to search.',
 };
 
-const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'strategies']);
+const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed', 'strategies', 'benchmark']);
+const NESTED_FIELDS = new Set(['costs', 'exits', 'sizing']);
 
 /**
  * Places a refusal from the API beside the control it concerns. `sentParameters` are the parameter names in
@@ -34,7 +38,8 @@ const KNOWN_FIELDS = new Set(['symbol', 'strategy', 'start_date', 'end_date', 'i
 export function formErrorsFromApi(error: unknown, sentParameters: readonly string[] = []): FormErrors {
   if (!(error instanceof ApiError)) return { fields: {}, form: describeError(error) };
   const key = controlOf(error, sentParameters);
-  if (key) return { fields: { [key]: `${error.message}${GUIDANCE_OF_CODE[error.code] ?? ''}` } };
+  // The guidance is the symbol field's (its suggestion list); the same code on the benchmark gets the message alone.
+  if (key) return { fields: { [key]: `${error.message}${key === 'symbol' ? (GUIDANCE_OF_CODE[error.code] ?? '') : ''}` } };
   if (error.code === 'rate_limited') {
     return { fields: {}, form: `${error.message} Too many runs from this network in a minute: wait a moment and try again.` };
   }
@@ -53,8 +58,9 @@ function controlOf(error: ApiError, sentParameters: readonly string[]): string |
     return byIndex === undefined ? undefined : `param.${byIndex}`;
   }
   if (field !== undefined) {
-    const top = field.split('.')[0]!;
+    const [top, leaf] = field.split('.') as [string, string | undefined];
     if (KNOWN_FIELDS.has(top)) return top;
+    if (NESTED_FIELDS.has(top)) return top === 'sizing' ? `sizing_${leaf ?? 'value'}` : leaf;
   }
   return FIELD_OF_CODE[error.code];
 }

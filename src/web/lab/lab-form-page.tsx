@@ -2,6 +2,8 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { Notice } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { ExecutionFields } from './execution-fields';
+import { DEFAULT_EXECUTION_INPUTS, type ExecutionInputs } from './execution-inputs';
 import { DataClipNotice } from './data-clip-notice';
 import { MarketFields } from './market-fields';
 import { DEFAULT_MARKET_INPUTS, type MarketInputs } from './market-inputs';
@@ -10,12 +12,17 @@ import type { StrategyTemplate } from './types';
 import { useRun, type Run } from './use-run';
 import { useTemplates } from './use-templates';
 
-/** What the lab and the comparison both hold: the template catalogue, the market inputs, the run and the form. */
+/**
+ * What the lab, the comparison and Optimize all hold: the template catalogue, the market inputs, the execution
+ * settings ("Costs and sizing"), the run and the form.
+ */
 export interface LabForm<R> {
   readonly templates: readonly StrategyTemplate[] | undefined;
   readonly catalogueError: string | undefined;
   readonly market: MarketInputs;
   readonly setMarket: (next: MarketInputs) => void;
+  readonly execution: ExecutionInputs;
+  readonly setExecution: (next: ExecutionInputs) => void;
   readonly run: Run<R>;
   readonly form: RefObject<HTMLFormElement | null>;
   /** The market inputs of the run whose result is on screen (its period is compared with the bars it used). */
@@ -28,6 +35,7 @@ export interface LabForm<R> {
 export function useLabForm<R>(): LabForm<R> {
   const { templates, error: catalogueError } = useTemplates();
   const [market, setMarket] = useState<MarketInputs>(DEFAULT_MARKET_INPUTS);
+  const [execution, setExecution] = useState<ExecutionInputs>(DEFAULT_EXECUTION_INPUTS);
   const run = useRun<R>();
   const form = useRef<HTMLFormElement>(null);
   const [asked, setAsked] = useState<MarketInputs | undefined>(undefined);
@@ -37,7 +45,7 @@ export function useLabForm<R>(): LabForm<R> {
     setAsked(inputs);
     return answer;
   };
-  return { templates, catalogueError, market, setMarket, run, form, asked, asking };
+  return { templates, catalogueError, market, setMarket, execution, setExecution, run, form, asked, asking };
 }
 
 /**
@@ -60,8 +68,8 @@ function settleErrorOf(event: Event, run: Run<unknown>, typed: boolean): void {
 }
 
 /**
- * A lab page: heading and introduction, the form (market fields, then the page's template fields, the submit
- * row) and the results. `id` prefixes the ids of the form's error (`{id}-form-error`) and of the results heading.
+ * A lab page: heading and introduction, the form (market fields, then the page's template fields, "Costs and
+ * sizing", the submit row) and the results. `id` prefixes the ids of the form's error (`{id}-form-error`) and of the results heading.
  */
 export function LabFormPage<R>(props: {
   id: string;
@@ -104,6 +112,7 @@ export function LabFormPage<R>(props: {
           <MarketFields value={lab.market} errors={run.errors.fields} onChange={lab.setMarket} result={run.result} />
         </div>
         {props.templateFields ?? (!lab.catalogueError && <p class="muted">Loading the strategy templates…</p>)}
+        <ExecutionFields value={lab.execution} errors={run.errors.fields} onChange={lab.setExecution} />
         <RunActions id={formErrorId} formError={run.errors.form} running={run.running} disabled={props.disabled} {...props.submit} />
       </form>
       <ResultsSection id={`${props.id}-results-heading`} running={run.running} stale={run.stale} result={run.result} status={props.status} empty={props.empty}>

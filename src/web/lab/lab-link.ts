@@ -1,16 +1,22 @@
+import { DEFAULT_EXECUTION_INPUTS, EXECUTION_ADDRESS_KEYS, readExecutionQuery, writeExecutionQuery, type ExecutionInputs } from './execution-inputs';
 import { DEFAULT_MARKET_INPUTS, type MarketInputs } from './market-inputs';
 import type { ParameterInputs } from './template-parameters';
 import type { DataFeed, StrategyTemplate } from './types';
 
-/** One backtest as the lab's address carries it: what `/?symbol=…&strategy=…&<param>=<value>` asks the lab to run. */
+/**
+ * One backtest as the lab's address carries it: what `/?symbol=…&strategy=…&<param>=<value>&slippage_bps=…` asks
+ * the lab to run. The execution settings are written only where they differ from the defaults.
+ */
 export interface LabRun {
   readonly market: MarketInputs;
   readonly strategy: string;
   readonly params: Readonly<Record<string, number>>;
+  readonly execution?: ExecutionInputs;
 }
 
 const FEEDS: readonly DataFeed[] = ['delayed_sip', 'sip'];
-const MARKET_KEYS = ['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed'];
+/** Keys no template parameter can take over in an address. */
+const RESERVED_KEYS = ['symbol', 'strategy', 'start_date', 'end_date', 'initial_capital', 'data_feed', ...EXECUTION_ADDRESS_KEYS];
 
 /** The lab's address for one backtest; the feed is named only when it is not the default. */
 export function labHref(run: LabRun): string {
@@ -23,6 +29,7 @@ export function labHref(run: LabRun): string {
   });
   if (run.market.data_feed !== DEFAULT_MARKET_INPUTS.data_feed) query.set('data_feed', run.market.data_feed);
   for (const [name, value] of Object.entries(run.params)) query.set(name, String(value));
+  writeExecutionQuery(query, run.execution ?? DEFAULT_EXECUTION_INPUTS);
   return `/?${query.toString()}`;
 }
 
@@ -34,7 +41,7 @@ export function labHref(run: LabRun): string {
 export function labPrefill(
   query: URLSearchParams,
   templates: readonly StrategyTemplate[],
-): { market: MarketInputs; template: StrategyTemplate; parameters: ParameterInputs } | undefined {
+): { market: MarketInputs; template: StrategyTemplate; parameters: ParameterInputs; execution: ExecutionInputs } | undefined {
   const template = templates.find((candidate) => candidate.id === query.get('strategy'));
   if (!template) return undefined;
   const read = (key: string, fallback: string) => query.get(key) ?? fallback;
@@ -47,7 +54,7 @@ export function labPrefill(
     data_feed: FEEDS.find((candidate) => candidate === feed) ?? DEFAULT_MARKET_INPUTS.data_feed,
   };
   const parameters = Object.fromEntries(
-    template.parameters.map((parameter) => [parameter.name, MARKET_KEYS.includes(parameter.name) ? String(parameter.default) : read(parameter.name, String(parameter.default))]),
+    template.parameters.map((parameter) => [parameter.name, RESERVED_KEYS.includes(parameter.name) ? String(parameter.default) : read(parameter.name, String(parameter.default))]),
   );
-  return { market, template, parameters };
+  return { market, template, parameters, execution: readExecutionQuery(query) };
 }

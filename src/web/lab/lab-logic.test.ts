@@ -4,17 +4,9 @@ import { formErrorsFromApi } from './form-errors';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { checkMarketInputs, DEFAULT_MARKET_INPUTS, feedChoices } from './market-inputs';
 import { checkParameters, defaultParameterInputs, parameterRequest } from './template-parameters';
-import type { StrategyTemplate } from './types';
+import { SMA_TEMPLATE } from './template-fixtures';
 
-const SMA: StrategyTemplate = {
-  id: 'sma_crossover',
-  name: 'SMA Crossover',
-  description: '',
-  parameters: [
-    { name: 'fast_period', type: 'integer', default: 10, min: 2, max: 100, description: '' },
-    { name: 'slow_period', type: 'integer', default: 30, min: 5, max: 400, description: '' },
-  ],
-};
+const SMA = SMA_TEMPLATE;
 
 describe('lab number formats', () => {
   it('shows fractions as percentages, money with cents, and null as a dash', () => {

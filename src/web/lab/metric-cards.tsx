@@ -1,4 +1,4 @@
-import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, NONE, signClass } from '../ui/format';
+import { formatCount, formatMoney, formatPercent, formatRatio, NONE, signClass } from '../ui/format';
 import type { BacktestResult } from './types';
 
 /** One summary statistic, as a card shows it: `tone` is the class of a gain or a loss. */
@@ -20,26 +20,6 @@ export function roundTripMetrics(stats: RoundTripStats): Metric[] {
     { label: 'Avg profit', value: formatMoney(stats.avg_profit), tone: signClass(stats.avg_profit), explanation: 'Mean P&L of the winning round trips.' },
     { label: 'Avg loss', value: formatMoney(stats.avg_loss), tone: signClass(stats.avg_loss), explanation: 'Mean P&L of the losing round trips.' },
   ];
-}
-
-function metricsOf(result: BacktestResult): Metric[] {
-  return [
-    { label: 'Total return', value: formatPercent(result.total_return), tone: signClass(result.total_return), explanation: 'Final capital ÷ initial capital − 1.' },
-    { label: 'Annualized return', value: formatPercent(result.annualized_return), tone: signClass(result.annualized_return), explanation: 'The yearly rate that compounds to the total return.' },
-    { label: 'Sharpe ratio', value: formatRatio(result.sharpe_ratio), explanation: 'Mean ÷ standard deviation of daily returns × √252 (risk-free rate 0).' },
-    { label: 'Max drawdown', value: formatPercent(result.max_drawdown), tone: signClass(result.max_drawdown), explanation: 'The deepest fall of equity below its running peak.' },
-    ...roundTripMetrics(result),
-    { label: 'Avg holding', value: formatDays(result.avg_holding_days), explanation: 'Mean calendar days from buy to sell.' },
-    { label: 'Final capital', value: formatMoney(result.final_capital), explanation: `Equity on the last bar, from ${formatMoney(result.initial_capital)}.` },
-  ];
-}
-
-/**
- * The summary statistics of one backtest, each with what it means (docs/backtesting.md, "Metrics"). A ratio
- * without a denominator (no trades, no losses, flat equity) is null and shows as "—".
- */
-export function MetricCards(props: { result: BacktestResult }) {
-  return <MetricCardList metrics={metricsOf(props.result)} />;
 }
 
 /** Statistics as cards: a name, a value and, beneath it (and on hover), what the value means. */

@@ -4,6 +4,7 @@ import { Link } from '../router';
 import { SelectField } from '../ui/form';
 import { formatCount } from '../ui/format';
 import { LabFormPage, useLabForm } from './lab-form-page';
+import { checkExecutionInputs, executionRequest } from './execution-inputs';
 import { checkMarketInputs, marketRequest } from './market-inputs';
 import { GridFields, MinTradesField, ObjectiveField } from './sweep-fields';
 import { axisValues, checkAxes, defaultAxis, gridRequest, type AxisInputs } from './sweep-grid';
@@ -22,7 +23,7 @@ function defaultAxes(template: StrategyTemplate): AxisInputs[] {
 /** One template over a grid of one or two of its parameters: a heat map of the objective, the top cells, and an out-of-sample check. */
 export function OptimizePage() {
   const lab = useLabForm<OptimizeRun>();
-  const { templates, market, run } = lab;
+  const { templates, market, execution, run } = lab;
   const [template, setTemplate] = useState<StrategyTemplate | undefined>(undefined);
   const [axes, setAxes] = useState<readonly AxisInputs[]>([]);
   const [objective, setObjective] = useState<Objective>('sharpe_ratio');
@@ -40,15 +41,16 @@ export function OptimizePage() {
   async function submit(event: Event) {
     event.preventDefault();
     if (!template || run.running) return;
-    const found = { ...checkMarketInputs(market), ...checkAxes(template, axes), ...checkMinTrades(minTrades), ...checkValidation(validation, market) };
+    const found = { ...checkMarketInputs(market), ...checkAxes(template, axes), ...checkMinTrades(minTrades), ...checkValidation(validation, market), ...checkExecutionInputs(execution) };
     if (axes.length === 0) found.grid = 'This template has no parameters to vary.';
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     const requested = { ...market };
+    const settings = { ...execution };
     const sentAxes = axes.map((axis) => ({ name: axis.name, values: axisValues(Number(axis.min), Number(axis.max), Number(axis.step)) }));
-    const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, min_trades: Number(minTrades), ...optional(validationRequest(validation)) };
+    const body: SweepRequest = { ...marketRequest(market), strategy: template.id, grid: gridRequest(axes), objective, min_trades: Number(minTrades), ...optional(validationRequest(validation)), ...executionRequest(execution, market.symbol) };
     const name = template.name;
     await run.startWith(
-      lab.asking(requested, async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, axes: sentAxes, templateName: name })),
+      lab.asking(requested, async () => ({ answer: await api.post<SweepResult>('/api/backtest/sweep', body), market: requested, execution: settings, axes: sentAxes, templateName: name })),
       sweepFormErrors,
     );
   }

@@ -21,6 +21,8 @@ export function SeriesChart(props: {
   kind: 'equity' | 'drawdown';
   formatValue: (value: number) => string;
   class?: string;
+  /** A legend of the lines under the chart (its own when several lines need naming). */
+  legend?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const captionId = useId();
@@ -31,16 +33,7 @@ export function SeriesChart(props: {
     if (!box.current) return;
     const chart = createChart(box.current, chartOptions(kind, formatValue));
     for (const line of lines) addLine(chart, kind, line, dates);
-    // The canvas gets its size from autoSize after this runs: fit the whole period again whenever the width
-    // changes (a result chart is read whole; zooming in is a detail view).
-    const timeScale = chart.timeScale();
-    const fit = () => timeScale.fitContent();
-    timeScale.subscribeSizeChange(fit);
-    fit();
-    return () => {
-      timeScale.unsubscribeSizeChange(fit);
-      chart.remove();
-    };
+    return fittedWhole(chart);
   }, [dates, lines, kind, formatValue]);
 
   return (
@@ -49,6 +42,7 @@ export function SeriesChart(props: {
         {props.caption}
       </figcaption>
       <div class="chart__canvas" ref={box} role="img" aria-labelledby={captionId} aria-describedby={summaryId} />
+      {props.legend && <ChartLegend lines={lines} />}
       <p id={summaryId} class="chart__summary muted">
         {props.summary}
       </p>
@@ -56,7 +50,23 @@ export function SeriesChart(props: {
   );
 }
 
-function chartOptions(kind: 'equity' | 'drawdown', formatValue: (value: number) => string) {
+/**
+ * Fits the whole period now and whenever the width changes (the canvas gets its size from autoSize after the
+ * chart is made; a result chart is read whole, zooming in is a detail view). Returns what removes the chart.
+ */
+export function fittedWhole(chart: IChartApi): () => void {
+  const timeScale = chart.timeScale();
+  const fit = () => timeScale.fitContent();
+  timeScale.subscribeSizeChange(fit);
+  fit();
+  return () => {
+    timeScale.unsubscribeSizeChange(fit);
+    chart.remove();
+  };
+}
+
+/** The look every lab chart shares; `drawdown` keeps little room above 0. */
+export function chartOptions(kind: 'equity' | 'drawdown', formatValue: (value: number) => string) {
   return {
     autoSize: true,
     // The logo injects a <style> element, which the app's CSP (style-src 'self') refuses; the page credits
@@ -96,4 +106,18 @@ function addLine(chart: IChartApi, kind: 'equity' | 'drawdown', line: ChartLine,
     return;
   }
   chart.addSeries(LineSeries, { ...common, color: line.color, lineWidth: 2 }).setData(data);
+}
+
+/** The lines' names beside their colours. */
+export function ChartLegend(props: { lines: readonly ChartLine[] }) {
+  return (
+    <ul class="legend" aria-label="Legend">
+      {props.lines.map((line) => (
+        <li key={line.name}>
+          <span class="legend__swatch" style={{ backgroundColor: line.color }} aria-hidden="true" />
+          {line.name}
+        </li>
+      ))}
+    </ul>
+  );
 }

@@ -8,16 +8,9 @@ import { checkMinTrades, checkValidation, DEFAULT_VALIDATION, sweepFormErrors, v
 import { noTradeNote, outOfSampleWarning, thinNote, topCells } from './sweep-objectives';
 import type { SweepCell, SweepMetrics } from './sweep-types';
 import type { StrategyTemplate } from './types';
+import { SMA_TEMPLATE } from './template-fixtures';
 
-const SMA: StrategyTemplate = {
-  id: 'sma_crossover',
-  name: 'SMA Crossover',
-  description: '',
-  parameters: [
-    { name: 'fast_period', type: 'integer', default: 10, min: 2, max: 100, description: '' },
-    { name: 'slow_period', type: 'integer', default: 30, min: 5, max: 400, description: '' },
-  ],
-};
+const SMA = SMA_TEMPLATE;
 const RSI: StrategyTemplate = {
   id: 'rsi_reversion',
   name: 'RSI Mean Reversion',

@@ -5,6 +5,7 @@ import { Link, navigate } from '../router';
 import { ChartCredit } from './equity-charts';
 import { HeatMap } from './heat-map';
 import { scaleOf } from './heat-scale';
+import type { ExecutionInputs } from './execution-inputs';
 import { labHref } from './lab-link';
 import type { MarketInputs } from './market-inputs';
 import { MetricValue } from './metric-cards';
@@ -18,6 +19,8 @@ import { parameterLabel } from './template-parameters';
 export interface OptimizeRun {
   readonly answer: SweepResult;
   readonly market: MarketInputs;
+  /** The execution settings swept with: a cell's link opens the lab with them. */
+  readonly execution: ExecutionInputs;
   readonly axes: readonly HeatAxis[];
   readonly templateName: string;
 }
@@ -46,7 +49,7 @@ export function SweepResults(props: { run: OptimizeRun }) {
   const split = validation && 'split_date' in validation ? validation : undefined;
   // Cells cover the in-sample bars when the last part is held out: the lab reruns a cell over those.
   const period = { start_date: formatDay(answer.start_date), end_date: split ? dayBefore(split.split_date) : formatDay(answer.end_date) };
-  const hrefOf = (cell: SweepCell) => labHref({ market: { ...market, ...period }, strategy: answer.strategy, params: cell.params });
+  const hrefOf = (cell: SweepCell) => labHref({ market: { ...market, ...period }, strategy: answer.strategy, params: cell.params, execution: props.run.execution });
 
   return (
     <>

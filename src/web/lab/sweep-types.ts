@@ -4,6 +4,7 @@
  * Narrower than the server's schema types (the objective is one of six names, not any string); the checks at the
  * end fail the type-check when the two drift apart. Type-only imports: nothing of the server is bundled.
  */
+import type { ExecutionRequest } from './execution-inputs';
 import type { SweepRequest as ServerSweepRequest, SweepResult as ServerSweepResult } from '../../backtest/sweep.schema';
 
 export const OBJECTIVES = ['sharpe_ratio', 'total_return', 'annualized_return', 'profit_factor', 'max_drawdown', 'win_rate'] as const;
@@ -33,7 +34,8 @@ export type SweepValidation =
   | { readonly in_sample_fraction: number }
   | { readonly walk_forward: { readonly windows: number; readonly in_sample_fraction: number } };
 
-export interface SweepRequest {
+/** With the execution settings the Optimize form always sends (execution-inputs.ts). */
+export interface SweepRequest extends ExecutionRequest {
   readonly symbol: string;
   readonly strategy: string;
   readonly start_date: string;
