@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { loadDemoDataIfEmpty } from '../../src/market/bar-store.service.js';
+import { loadDemoDataIfEmpty, storeBars } from '../../src/market/bar-store.service.js';
 import { relativeMetrics } from '../../src/engine/benchmark/index.js';
 import { sharpeRatio } from '../../src/engine/metrics.js';
 import { roundFraction, roundFractionOrNull } from '../../src/engine/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { ManualClock } from '../helpers/clock.js';
 import { describeEachDialect } from '../helpers/dialects.js';
-import { COSTS, HAND, SPX, storeHandMadeBars } from './execution-kit.js';
+import { bars, COSTS, HAND, SPX, storeHandMadeBars } from './execution-kit.js';
 
 /**
  * Issue 25 over HTTP: `costs`, `sizing`, `exits` and `benchmark` on POST /api/backtest, /api/compare-strategies and
@@ -171,6 +171,21 @@ describeEachDialect('execution settings over HTTP', (database) => {
     }
   });
 
+  it('refuses a walk-forward whose out-of-sample run leaves no capital for the next window (422, not a 500)', async () => {
+    // 3,000 with a $1,500 minimum an order: one SPX share (about 1,150) and the two commissions take more than the
+    // capital, so a window's out-of-sample run can end at or below 0 and the next window has nothing to start with.
+    const response = await post('/api/backtest/sweep', {
+      ...SPX, initial_capital: 3000, strategy: 'sma_crossover', grid: { fast_period: [5, 10], slow_period: [20] }, objective: 'total_return',
+      costs: { commission_min: 1500 }, validation: { walk_forward: { windows: 4, in_sample_fraction: 0.5 } },
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json()).toMatchObject({
+      error: 'capital_exhausted',
+      message: expect.stringMatching(/^Walk-forward window \d of 4 has no capital to trade: the out-of-sample run of window \d ended at -?\$[\d,.]+/),
+      details: [{ field: 'body.validation.walk_forward' }],
+    });
+  });
+
   it('says why no signal could be filled under costs, and how many could not when some were', async () => {
     // One share at 01-03's open of 100 costs 100 + max(5, 0) = 105 with its commission: more than the 100 capital.
     const none = (await backtest({ ...HAND, initial_capital: 100, costs: { commission_min: 5 } })).json();
@@ -208,6 +223,15 @@ describeEachDialect('execution settings over HTTP', (database) => {
     expect(body).toMatchObject({ alpha: roundFractionOrNull(relative.alpha), beta: roundFractionOrNull(relative.beta), information_ratio: roundFractionOrNull(relative.information_ratio) });
     expect(body.beta).not.toBeNull();
     expect(body.costs_paid).toEqual({ commission: 0, slippage: 0 });
+  });
+
+  it('carries a benchmark’s last close from more than two weeks before the backtest (a monthly series), as any other date it lacks', async () => {
+    // HNM closes once a month: its bar before the backtest's first date (01-02) is 12-01's, a month earlier. It has
+    // bars before that date, so it is not too short: 12-01's 40 carries through 01-05 (01-31 comes after the backtest).
+    await storeBars(database().handle.db, clock, { symbol: 'HNM', bars: bars([['2023-11-01', 30, 30, 30, 30], ['2023-12-01', 40, 40, 40, 40], ['2024-01-31', 45, 45, 45, 45]]) });
+    const response = await backtest({ ...HAND, benchmark: 'HNM' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().benchmark).toMatchObject({ symbol: 'HNM', total_return: 0, equity_curve: [10000, 10000, 10000, 10000] });
   });
 
   it('benchmarks the symbol against itself when naming any setting: beta 1, alpha 0, no information ratio', async () => {

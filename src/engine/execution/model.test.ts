@@ -56,6 +56,21 @@ describe('sizing: the largest whole q whose cost fits the budget', () => {
     expect(model({ commission_min: 1 }, { mode: 'fixed_shares', value: 100 }).sharesToBuy(1000, 1000, 10)).toBe(99);
   });
 
+  it('ends where q passes 2⁵³ (whole numbers no longer 1 apart): $10¹² at $0.0001 with a commission', () => {
+    // A sub-cent price (an imported penny stock, a Yahoo coin pair) and the largest capital a request may name: the
+    // quotient is about 10¹⁶ shares, where q + 1 === q (a version that stepped one share at a time never ended).
+    for (const costs of [{ commission_min: 1 }, { commission_pct: 0.001 }]) {
+      const m = model(costs);
+      const q = m.sharesWithin(1e12, 1e-4);
+      expect(m.cost(q, 1e-4)).toBeLessThanOrEqual(1e12);
+      expect(q).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
+      expect(Number.isInteger(q)).toBe(true);
+    }
+    // A price so small the quotient is infinite buys nothing, as without costs.
+    expect(model({ commission_min: 1 }).sharesWithin(1e12, 1e-310)).toBe(0);
+    expect(new ExecutionModel(FRICTIONLESS).sharesWithin(1e12, 1e-310)).toBe(0);
+  });
+
   it('picks the largest q with q × p + commission(q) ≤ budget, for any costs (fast-check)', () => {
     fc.assert(
       fc.property(

@@ -170,3 +170,54 @@ describe('the library replay of a template\'s signals equals the template', () =
     );
   });
 });
+
+describe('at the edges of what a request may name (fast-check)', () => {
+  /** The walk's prices times `k`: 10⁻⁷ makes a sub-cent series (about $0.00001), where $10¹² buys more than 2⁵³ shares. */
+  const scaled = (bars: BarSeries, k: number): BarSeries => {
+    const times = (column: Float64Array) => Float64Array.from(column, (x) => x * k);
+    return { ...bars, open: times(bars.open), high: times(bars.high), low: times(bars.low), close: times(bars.close) };
+  };
+  const settings = fc.record({
+    costs: fc.record({
+      commission_per_share: fc.constantFrom(0, 0.005, 1e6),
+      commission_pct: fc.constantFrom(0, 0.001, 1),
+      commission_min: fc.constantFrom(0, 1, 1e5, 1e12),
+      slippage_bps: fc.constantFrom(0, 5, 1000),
+      commission_per_contract: fc.constant(0),
+    }),
+    sizing: fc.oneof(
+      fc.constant({ mode: 'all_in' as const }),
+      fc.constantFrom(1e-9, 0.05, 1).map((value) => ({ mode: 'percent_of_equity' as const, value })),
+      fc.constantFrom(1e-6, 0.01, 100, 1e12).map((value) => ({ mode: 'fixed_amount' as const, value })),
+      fc.constantFrom(1, 7, 1e9).map((value) => ({ mode: 'fixed_shares' as const, value })),
+    ),
+    exits: fc.record({
+      stop_loss_pct: fc.option(fc.constantFrom(-0.999999, -0.05, -1e-9), { nil: null }),
+      take_profit_pct: fc.option(fc.constantFrom(1e-9, 0.05, 1000), { nil: null }),
+      trailing_stop_pct: fc.option(fc.constantFrom(1e-9, 0.05, 0.999999), { nil: null }),
+    }),
+  });
+
+  it('every path ends, gives finite numbers and the same answer, at prices from $0.00001 and capitals up to $10¹²', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.constantFrom(...TEMPLATES), settings, fc.constantFrom(0.01, 1_000, 1e12), fc.constantFrom(1e-7, 1, 1e4), (seed, id, execution, capital, k) => {
+        const bars = scaled(randomWalkBars(200, seed), k);
+        const template = findTemplate(id)!;
+        const params = defaultParameters(template);
+        const run = runTemplateBacktest(bars, template, params, capital, execution);
+        expect(run.equity.every(Number.isFinite)).toBe(true);
+        for (const value of Object.values(run.metrics)) expect(value === null || Number.isFinite(value)).toBe(true);
+        // The fused pass where it ran (no exits), against the generic path.
+        expectSameRun(genericTemplateRun(bars, id, params, capital, new ExecutionModel(execution)), run);
+        const [cell] = sweepCells(bars, template, [params], capital, execution);
+        for (const [name, value] of Object.entries(cell!)) expect(Object.is(value, run.metrics[name as keyof typeof run.metrics]), name).toBe(true);
+        const { exits } = execution;
+        const strategy = { side: 'long' as const, maxPositionSize: null, stopLossPct: exits.stop_loss_pct, profitTargetPct: exits.take_profit_pct, trailingStopPct: exits.trailing_stop_pct };
+        const replay = replayStrategy(asLibraryInput(bars, id, params), strategy, capital, execution);
+        expect(Float64Array.from(replay.equity_curve)).toEqual(run.equity);
+        expect(replay.costs_paid).toEqual(run.costs_paid);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

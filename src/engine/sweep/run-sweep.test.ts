@@ -12,6 +12,7 @@ import { planSweep } from './grid.js';
 import { runSweep, type RunCells } from './run-sweep.js';
 import { sweepCells } from './sweep-cells.js';
 import { sliceBars, walkForwardWindows } from './validation.js';
+import { NO_COSTS, NO_EXITS } from '../execution/settings.js';
 
 const sma = findTemplate('sma_crossover')!;
 const spx = loadSpxBars();
@@ -214,5 +215,20 @@ describe('runSweep with walk-forward', () => {
       async (b, cells) => sweepCells(b, donchian, cells, 1_000),
     );
     await expect(tooMany).rejects.toMatchObject({ code: 'invalid_validation' });
+  });
+});
+
+describe('a walk-forward that exhausts its capital', () => {
+  it('refuses the window after one whose out-of-sample run ends at or below 0 (capital_exhausted), not a RangeError', async () => {
+    // A $1,500 minimum an order on 3,000: one SPX share and its two commissions cost more than the capital.
+    const execution = { costs: { ...NO_COSTS, commission_min: 1500 }, sizing: { mode: 'all_in' as const }, exits: NO_EXITS };
+    const bars = sliceBars(spx, spx.dates.indexOf('2010-01-04'), spx.dates.indexOf('2014-12-31') + 1);
+    const plan = planSweep(sma, { fast_period: [5, 10], slow_period: [20] });
+    const sweep = runSweep(
+      { bars, template: sma, plan, initialCapital: 3000, objective: 'total_return', minTrades: 0, execution, validation: { walk_forward: { windows: 4, in_sample_fraction: 0.5 } } },
+      async (cellBars, cells) => sweepCells(cellBars, sma, cells, 3000, execution),
+    );
+    await expect(sweep).rejects.toBeInstanceOf(EngineError);
+    await expect(sweep).rejects.toMatchObject({ code: 'capital_exhausted', details: [{ field: 'body.validation.walk_forward' }] });
   });
 });

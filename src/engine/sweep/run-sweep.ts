@@ -2,6 +2,7 @@
  * A whole sweep once planned: every cell's metrics (through a cell runner the caller chooses: sweepCells here, or
  * the service's worker threads), the best cell, and its out-of-sample check (docs/backtesting.md).
  */
+import { EngineError } from '../engine-error.js';
 import { FRICTIONLESS, type ExecutionSettings } from '../execution/settings.js';
 import { computeMetrics } from '../metrics.js';
 import { runTemplateBacktest } from '../run-template.js';
@@ -54,7 +55,10 @@ export interface SweepInput {
   readonly execution?: ExecutionSettings;
 }
 
-/** EngineError `invalid_validation` for a split or windows that leave fewer than 2 bars on a side. */
+/**
+ * EngineError `invalid_validation` for a split or windows that leave fewer than 2 bars on a side; `capital_exhausted`
+ * for a walk-forward window whose out-of-sample run would start with no capital (the previous one ended at or below 0).
+ */
 export async function runSweep(input: SweepInput, runCells: RunCells): Promise<SweepOutcome> {
   const { bars, template, plan, initialCapital, objective, validation } = input;
   const execution = input.execution ?? FRICTIONLESS;
@@ -76,7 +80,8 @@ export async function runSweep(input: SweepInput, runCells: RunCells): Promise<S
   const equity = new Float64Array(windows.reduce((sum, w) => sum + w.outOfSample.end - w.outOfSample.start, 0));
   const trades: BacktestTrade[] = [];
   let capital = initialCapital;
-  for (const { inSample, outOfSample } of windows) {
+  for (const [i, { inSample, outOfSample }] of windows.entries()) {
+    if (!(capital > 0)) throw capitalExhausted(i, windows.length, capital);
     const inSampleMetrics = await runCells(sliceBars(bars, inSample.start, inSample.end), plan.cells);
     const chosen = bestCellIndex(inSampleMetrics, objective, minTrades);
     const params = plan.cells[chosen]!;
@@ -89,4 +94,18 @@ export async function runSweep(input: SweepInput, runCells: RunCells): Promise<S
   }
   const stitched = computeMetrics(dates, equity, drawdownCurve(equity), trades, initialCapital);
   return { metrics, best, validation: { kind: 'walk_forward', windows: results, dates, equity, metrics: cellMetricsOf(stitched) } };
+}
+
+/**
+ * A window's out-of-sample run starts with the capital the previous one ended with; costs (a commission minimum
+ * larger than the sale, a 100 % commission) can leave none, and an account without capital cannot be run.
+ */
+function capitalExhausted(window: number, windows: number, capital: number): EngineError {
+  const amount = `${capital < 0 ? '-' : ''}$${Math.abs(capital).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return new EngineError(
+    'capital_exhausted',
+    `Walk-forward window ${window + 1} of ${windows} has no capital to trade: the out-of-sample run of window ${window} ended at ${amount}, ` +
+      'its losses and costs having taken the whole capital. Lower the costs, or raise initial_capital.',
+    [{ field: 'body.validation.walk_forward', message: `window ${window} ended at ${amount}` }],
+  );
 }
