@@ -20,7 +20,7 @@ function newestInput(entry) {
  * statistics). Every file outside src/web that the app imports as a value, directly or through another such
  * file, must be covered here (test/web/build-inputs.test.ts checks).
  */
-export const WEB_INPUTS = ['src/web', 'src/strategies/grammar', 'src/engine/indicators.ts', 'src/engine/replay/trade-stats.ts', 'src/engine/metrics.ts', 'src/engine/dates.ts', 'vite.config.ts', 'package-lock.json'];
+export const WEB_INPUTS = ['src/web', 'src/strategies/grammar', 'src/engine/indicators.ts', 'src/engine/replay/trade-stats.ts', 'src/engine/metrics.ts', 'src/engine/dates.ts', 'src/trading/money.ts', 'vite.config.ts', 'package-lock.json'];
 
 export function webBuildIsStale() {
   if (!existsSync(builtIndex)) return true;

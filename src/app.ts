@@ -129,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(templatesRoutes());
   await app.register(strategiesRoutes(platform));
   await app.register(complianceRoutes(platform));
-  await app.register(tradeWindowRoutes(platform));
+  await app.register(tradeWindowRoutes({ ...platform, prices: marketData }));
   // Under AUTH_V1=off every /api/admin path already answers 404 (registerAuth).
   if (config.authV1 !== 'off') await app.register(adminRoutes(authDeps(platform)));
   // Data rights exist only with accounts (AUTH_V1=off answers 404 under /api/gdpr).

@@ -1,7 +1,8 @@
 import type { AlpacaConfig } from '../platform/config.js';
-import { MINUTE, type Clock } from '../platform/clock.js';
-import { Forbidden, ServiceUnavailable } from '../platform/errors.js';
+import { DAY, MINUTE, type Clock } from '../platform/clock.js';
+import { Forbidden, NotFound, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
+import type { ProviderPrice } from './market-data-provider.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 import type { DataFeed } from './market-terms.js';
 
@@ -53,6 +54,34 @@ export async function fetchAlpacaDailyBars(deps: AlpacaDeps, symbol: string, fro
     pageToken = parsed.nextPageToken;
   }
   throw new BadGateway('provider_bad_response', `The market-data provider kept paging past ${MAX_PAGES} pages for ${symbol}.`);
+}
+
+/**
+ * The latest price of `symbol` on `delayed_sip`: the close of the newest 1-minute bar (`feed=sip`, `sort=desc`,
+ * `limit=1`) in the week up to 15 minutes ago, which the free plan allows. Its time is the end of that minute, capped
+ * at the end asked for (a bar of the minute the delay line falls in holds trades up to the line only).
+ */
+export async function fetchAlpacaLatestPrice(deps: AlpacaDeps, symbol: string): Promise<ProviderPrice> {
+  const end = deps.clock.now().getTime() - FEED_DELAY_MS;
+  const url = new URL(`${deps.config.dataUrl}/v2/stocks/${encodeURIComponent(symbol)}/bars`);
+  url.search = new URLSearchParams({
+    timeframe: '1Min',
+    start: new Date(end - 7 * DAY).toISOString(),
+    end: new Date(end).toISOString(),
+    feed: 'sip',
+    sort: 'desc',
+    limit: '1',
+  }).toString();
+  const body = await requestWithRetries(deps, url, 'delayed_sip');
+  const { bars } = (body ?? {}) as { bars?: unknown };
+  const newest = Array.isArray(bars) ? (bars[0] as Record<string, unknown> | undefined) : undefined;
+  if (newest === undefined) throw new NotFound('unknown_symbol', `The market-data provider has no trade of ${symbol} in the last week.`, [{ field: 'symbol', message: 'has no recent trade' }]);
+  const { t, c } = newest;
+  const start = typeof t === 'string' ? Date.parse(t) : Number.NaN;
+  if (Number.isNaN(start) || typeof c !== 'number' || !Number.isFinite(c) || c <= 0) {
+    throw new BadGateway('provider_bad_response', `The market-data provider answered in an unexpected shape: the newest minute bar of ${symbol} has no time or price.`);
+  }
+  return { price: c, at: new Date(Math.min(start + MINUTE, end)).toISOString() };
 }
 
 async function requestWithRetries(deps: AlpacaDeps, url: URL, feed: DataFeed): Promise<unknown> {

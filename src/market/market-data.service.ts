@@ -8,6 +8,7 @@ import { nextDay, type DataFeed } from './market-terms.js';
 import type { BarSeries } from './bar-series.js';
 import { BarSeriesCache, type CachedSeries } from './bar-series-cache.js';
 import { storeBars, type BarsStoredListener } from './bar-store.service.js';
+import { priceNowOf, type PriceNow, type PriceNowOptions } from './price-now.js';
 
 /** Where a first fetch of a symbol unknown to the store starts: the provider returns what it has from there. */
 export const PROVIDER_HISTORY_START = '1990-01-01';
@@ -36,6 +37,8 @@ export interface MarketData {
    * `feed_not_entitled`, or a provider error (502/503/504). The series may be empty.
    */
   barsFor(symbol: string, from: string, to: string, feed: DataFeed): Promise<BarsInPeriod>;
+  /** The latest price the service knows of `symbol` (price-now.ts `priceNowOf`). */
+  priceNow(symbol: string, options?: PriceNowOptions): Promise<PriceNow | null>;
   readonly cache: BarSeriesCache;
   /** The provider it fetches from (`null`: stored bars only); the symbol search and the feed list ask it too. */
   readonly provider: MarketDataProvider | null;
@@ -104,7 +107,7 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     return checked === undefined || deps.clock.now().getTime() - checked >= FEED_DELAY_MS;
   }
 
-  return { barsFor, cache, provider: deps.provider };
+  return { barsFor, priceNow: (symbol, options) => priceNowOf({ clock: deps.clock, provider: deps.provider, cache, barsFor }, symbol, options), cache, provider: deps.provider };
 }
 
 /** Tells the listener; its failure is logged, never the fetch's (the bars are stored either way). */

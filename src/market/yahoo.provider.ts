@@ -3,11 +3,11 @@ import type { ChartResultArray } from 'yahoo-finance2/modules/chart';
 import type { SearchResult } from 'yahoo-finance2/modules/search';
 import type { FastifyBaseLogger } from 'fastify';
 import type { YahooConfig } from '../platform/config.js';
-import type { Clock } from '../platform/clock.js';
+import { DAY, type Clock } from '../platform/clock.js';
 import { AppError, NotFound, ServiceUnavailable } from '../platform/errors.js';
 import type { Bar } from './bar-series.js';
 import { adjustedBy } from './csv-bars.js';
-import type { ProviderSymbol } from './market-data-provider.js';
+import type { ProviderPrice, ProviderSymbol } from './market-data-provider.js';
 import { isTicker, nextDay } from './market-terms.js';
 import { BadGateway, GatewayTimeout } from './provider-errors.js';
 
@@ -38,6 +38,30 @@ export function createYahooDailyBars(deps: YahooDeps): YahooDailyBars {
       throw providerError(error, deps.config.timeoutMs);
     }
     return completedSessions(result, deps.clock.now());
+  };
+}
+
+/**
+ * The latest price of a symbol and when it was made: the chart's `meta.regularMarketPrice` and `regularMarketTime`
+ * (the meta carries them whatever the period: the last week's daily bars keep the answer small). The chart needs no
+ * cookie or crumb, unlike `quote()`. Throws our provider errors, as the bars do.
+ */
+export function createYahooLatestPrice(deps: YahooDeps): (symbol: string) => Promise<ProviderPrice> {
+  const client = yahooClient(deps.config, deps.logger);
+  return async (symbol) => {
+    const now = deps.clock.now();
+    let result: ChartResultArray;
+    try {
+      const from = new Date(now.getTime() - 7 * DAY).toISOString().slice(0, 10);
+      result = await client.chart(symbol, { period1: from, period2: nextDay(now.toISOString().slice(0, 10)), interval: '1d' });
+    } catch (error) {
+      throw providerError(error, deps.config.timeoutMs);
+    }
+    const { regularMarketPrice: price, regularMarketTime: at } = result.meta;
+    if (!(Number.isFinite(price) && price > 0) || Number.isNaN(at.getTime())) {
+      throw new BadGateway('provider_bad_response', `Yahoo Finance answered no usable latest price for ${symbol}.`);
+    }
+    return { price, at: at.toISOString() };
   };
 }
 

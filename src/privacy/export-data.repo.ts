@@ -16,7 +16,7 @@ export const EXPORT_COLUMNS = {
   orders: [
     'id', 'strategy_id', 'asset_class', 'symbol', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'status', 'fill_price', 'filled_at',
     'reject_reason', 'reject_message', 'violations', 'compliance_checked', 'compliance_compliant', 'client_order_id', 'rests_after',
-    'settles_expiry', 'settlement_close', 'settlement_close_date',
+    'settles_expiry', 'settlement_close', 'settlement_close_date', 'fill_source', 'price_at',
     'created_at', 'updated_at',
   ],
   paper_account: ['cash_cents', 'realized_pnl_cents', 'created_at', 'updated_at'],

@@ -124,6 +124,8 @@ async function settleUser(deps: SettlementDeps, userId: string, at: { underlying
       status: 'filled',
       fill_price: settlement.netPrice,
       filled_at: now,
+      fill_source: 'expiry_close',
+      price_at: at.date,
       compliance_checked: null,
       compliance_compliant: null,
       client_order_id: null,

@@ -17,6 +17,8 @@ export function orderView(row: OrderRow): Order {
     status: row.status,
     fill_price: row.fill_price === null ? null : Number(row.fill_price),
     filled_at: row.filled_at,
+    fill_source: row.fill_source,
+    price_at: row.price_at,
     strategy_id: row.strategy_id === null ? null : Number(row.strategy_id),
     compliance_checked: row.compliance_checked,
     compliance_compliant: row.compliance_compliant,

@@ -50,11 +50,17 @@ export async function listRestingOrdersOn(db: DbOrTx, symbol: string): Promise<O
     .execute();
 }
 
-/** Fills a resting order; false when it no longer rests (canceled or filled meanwhile). */
-export async function markFilled(db: DbOrTx, id: string, fill: { fill_price: number; filled_at: string }): Promise<boolean> {
+/** The symbols with resting equity orders, alphabetical. */
+export async function listRestingSymbols(db: DbOrTx): Promise<string[]> {
+  const rows = await db.selectFrom('orders').select('symbol').distinct().where('asset_class', '=', 'equity').where('status', '=', 'accepted').orderBy('symbol').execute();
+  return rows.map((row) => row.symbol);
+}
+
+/** Fills a resting order at a bar's price (`price_at` the bar's date); false when it no longer rests (canceled or filled meanwhile). */
+export async function markFilled(db: DbOrTx, id: string, fill: { fill_price: number; filled_at: string; price_at: string }): Promise<boolean> {
   const result = await db
     .updateTable('orders')
-    .set({ status: 'filled', fill_price: fill.fill_price, filled_at: fill.filled_at, updated_at: fill.filled_at })
+    .set({ status: 'filled', fill_price: fill.fill_price, filled_at: fill.filled_at, fill_source: 'resting_bar', price_at: fill.price_at, updated_at: fill.filled_at })
     .where('id', '=', id)
     .where('status', '=', 'accepted')
     .executeTakeFirst();

@@ -3,6 +3,7 @@ import { evaluateTrade } from '../compliance/compliance.service.js';
 import { money, newYorkDate } from '../compliance/compliance-rules.js';
 import { calendarDaysBetween } from '../engine/dates.js';
 import { latestStoredBar, recentCloses } from '../market/bars.repo.js';
+import type { MarketData } from '../market/market-data.service.js';
 import { appendAudit } from '../platform/audit/audit.js';
 import { isoNow } from '../platform/clock.js';
 import type { DbOrTx } from '../platform/db/database.js';
@@ -12,6 +13,7 @@ import { findStrategy } from '../strategies/strategies.repo.js';
 import { loadOwnStrategy } from '../strategies/strategies.service.js';
 import { CONTRACT_MULTIPLIER } from '../strategies/strategy-policy.js';
 import { cooldownRefusal, cooldownRefusalOf, cooldownEnd, TRADE_COOLDOWN } from './cooldown.js';
+import { fillPriceOf, judgedRequest, restsAfter, type FillPrice } from './fill-price.js';
 import { immediateFillPrice, splitOverLegs } from './fills.js';
 import { amountCents, centsToAmount, MoneyOutOfRange } from './money.js';
 import { collateralCents, holdingsAfter, uncoveredShort } from './option-risk.js';
@@ -33,14 +35,24 @@ export interface OrderAnswer {
   readonly body: Order | OrderRefusal;
 }
 
-/** `POST /api/trade-window/orders`. */
-export async function placeEquityOrder(deps: TradingDeps, caller: Caller, body: PlaceOrderBody): Promise<OrderAnswer> {
-  return place(deps, caller, equityDraft(body));
+/** The trade window's dependencies when it places orders: the market data that prices an equity order. */
+export interface PlacementDeps extends TradingDeps {
+  readonly prices: Pick<MarketData, 'priceNow'>;
+}
+
+/**
+ * `POST /api/trade-window/orders`. The price is asked before the transaction (never a provider call while the
+ * account is locked), so a provider that cannot be asked answers its error (502/503/504, nothing stored) before the
+ * cooldown and the rules are looked at.
+ */
+export async function placeEquityOrder(deps: PlacementDeps, caller: Caller, body: PlaceOrderBody): Promise<OrderAnswer> {
+  const draft = equityDraft(body);
+  return place(deps, caller, draft, await fillPriceOf(deps, draft.symbol));
 }
 
 /** `POST /api/trade-window/options-orders`. */
 export async function placeOptionsOrder(deps: TradingDeps, caller: Caller, body: PlaceOptionsOrderBody): Promise<OrderAnswer> {
-  return place(deps, caller, optionsDraft(body));
+  return place(deps, caller, optionsDraft(body), null);
 }
 
 /**
@@ -52,7 +64,7 @@ export async function placeOptionsOrder(deps: TradingDeps, caller: Caller, body:
  * the funds or shares. A refusal from the cooldown on is stored as a rejected order and answered 403 or 422. An
  * amount beyond the exact integers of cents is 422 `amount_out_of_range` (nothing stored), never a 500.
  */
-async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Promise<OrderAnswer> {
+async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft, priced: FillPrice | null): Promise<OrderAnswer> {
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const { account, user } = await openAccount(trx, deps, caller.userId);
@@ -61,13 +73,13 @@ async function place(deps: TradingDeps, caller: Caller, draft: OrderDraft): Prom
         const first = await findOrderByClientId(trx, caller.userId, draft.clientOrderId);
         if (first) return replay(first, draft);
       }
-      const placing = new Placing(deps, trx, caller, draft, account);
+      const placing = new Placing(deps, trx, caller, draft, account, priced);
       let verdict = deps.config.flagTradeWindowComplianceEnforcement ? { checked: null, compliant: null } : draft.clientFlags;
       const until = cooldownEnd(user, deps.clock);
       if (until !== null) return placing.refuseForCooldown(verdict, until);
       if (draft.strategyId !== null) {
         if (deps.config.flagTradeWindowComplianceEnforcement) {
-          const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, draft.compliance);
+          const result = await evaluateTrade({ db: trx, clock: deps.clock }, caller.userId, judgedRequest(draft, priced));
           verdict = { checked: true, compliant: result.compliant };
           if (!result.compliant) {
             const count = result.violations.length === 1 ? 'a rule' : `${result.violations.length} rules`;
@@ -109,14 +121,14 @@ class Placing {
     private readonly caller: Caller,
     private readonly draft: OrderDraft,
     private readonly account: AccountRow,
+    private readonly priced: FillPrice | null,
   ) {}
 
   async equity(verdict: Verdict): Promise<OrderAnswer> {
     const { draft, trx } = this;
-    const bar = await latestStoredBar(trx, draft.symbol);
-    if (!bar) return this.reject(verdict, 'no_price', `There are no stored bars of ${draft.symbol} to fill at: import or fetch its bars first.`);
-    const close = Number(bar.close);
-    const fillPrice = immediateFillPrice(draft.side, draft.orderType, draft.limitPrice, close);
+    const price = this.priced?.price;
+    if (!price) return this.reject(verdict, 'no_price', this.priced?.missing ?? `There are no stored bars of ${draft.symbol} to fill at: import or fetch its bars first.`);
+    const fillPrice = immediateFillPrice(draft.side, draft.orderType, draft.limitPrice, price.price);
     const reserved = await reservations(trx, this.caller.userId);
     if (draft.side === 'buy') {
       const needed = amountCents(draft.qty, fillPrice ?? draft.limitPrice!);
@@ -128,10 +140,12 @@ class Placing {
         return this.reject(verdict, 'insufficient_position', `Selling ${draft.qty} ${draft.symbol} needs ${draft.qty} shares; you hold ${free} not held back by resting sells (no shorting).`);
       }
     }
-    if (fillPrice === null) return this.store(verdict, { status: 'accepted', rests_after: bar.date });
+    if (fillPrice === null) return this.store(verdict, { status: 'accepted', rests_after: await restsAfter(trx, draft.symbol, price) });
     const paid = amountCents(draft.qty, fillPrice) * (draft.side === 'buy' ? 1 : -1);
     const delta = draft.side === 'buy' ? draft.qty : -draft.qty;
-    return this.store(verdict, { status: 'filled', fill_price: fillPrice }, [{ symbol: draft.symbol, assetClass: 'equity', delta, paidCents: paid }]);
+    return this.store(verdict, { status: 'filled', fill_price: fillPrice, fill_source: price.source, price_at: price.at }, [
+      { symbol: draft.symbol, assetClass: 'equity', delta, paidCents: paid },
+    ]);
   }
 
   async options(verdict: Verdict): Promise<OrderAnswer> {
@@ -180,7 +194,8 @@ class Placing {
       delta: (leg.side === 'buy' ? 1 : -1) * draft.qty * leg.ratio,
       paidCents: shares[index]!,
     }));
-    const answer = await this.store(verdict, { status: 'filled', fill_price: quote.ask }, bookings);
+    const modeledOn = (await latestStoredBar(this.trx, draft.symbol))?.date ?? null;
+    const answer = await this.store(verdict, { status: 'filled', fill_price: quote.ask, fill_source: 'modeled_price', price_at: modeledOn }, bookings);
     await recordStructure(this.trx, this.deps.clock, this.caller.userId, { underlying: draft.symbol, legs: draft.legs, qty: draft.qty, netPrice: quote.ask });
     return answer;
   }
@@ -217,7 +232,7 @@ class Placing {
     const row = await this.insert(verdict, outcome.status === 'filled' ? { ...outcome, filled_at: isoNow(this.deps.clock) } : outcome);
     if (row.status === 'filled') {
       await bookFill(this.trx, this.deps.clock, this.account, bookings);
-      await this.audit('order.fill', row, { fill_price: row.fill_price });
+      await this.audit('order.fill', row, { fill_price: row.fill_price, fill_source: row.fill_source, price_at: row.price_at });
     }
     return { status: 201, body: orderView(row) };
   }

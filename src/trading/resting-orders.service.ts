@@ -36,7 +36,7 @@ async function fillOne(deps: Pick<TradingDeps, 'db' | 'dialect' | 'clock'>, orde
       return false;
     }
     // Canceled meanwhile: nothing to fill.
-    if (!(await markFilled(trx, order.id, { fill_price: fill.price, filled_at: isoNow(deps.clock) }))) return false;
+    if (!(await markFilled(trx, order.id, { fill_price: fill.price, filled_at: isoNow(deps.clock), price_at: fill.date }))) return false;
     const paid = amountCents(order.qty, fill.price);
     const buy = order.side === 'buy';
     await bookFill(trx, deps.clock, account, [{ symbol: order.symbol, assetClass: 'equity', delta: buy ? order.qty : -order.qty, paidCents: buy ? paid : -paid }]);

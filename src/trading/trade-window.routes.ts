@@ -2,9 +2,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../auth/session-hooks.js';
 import { cancelMyOrder, getMyOrder, listMyOrders } from './order-book.service.js';
 import { previewOptionsOrder } from './options-preview.service.js';
-import { placeEquityOrder, placeOptionsOrder } from './orders.service.js';
-import { myPortfolio, resetMyPortfolio, type TradingDeps } from './portfolio.service.js';
-import { OptionsPreview, Order, OrderIdParams, OrderList, OrderListQuery, OrderRefusal, PlaceOptionsOrderBody, PlaceOrderBody, Portfolio } from './trading.schema.js';
+import { placeEquityOrder, placeOptionsOrder, type PlacementDeps } from './orders.service.js';
+import { myPortfolio, resetMyPortfolio } from './portfolio.service.js';
+import { quoteFor } from './price-quote.service.js';
+import {
+  OptionsPreview,
+  Order,
+  OrderIdParams,
+  OrderList,
+  OrderListQuery,
+  OrderRefusal,
+  PlaceOptionsOrderBody,
+  PlaceOrderBody,
+  Portfolio,
+  PriceQuote,
+  PriceQuoteQuery,
+} from './trading.schema.js';
 
 const tags = ['trade-window'];
 const error = { $ref: 'ErrorResponse#' };
@@ -13,7 +26,7 @@ const security = [{ session: [] }];
 const placementResponses = { 200: Order, 201: Order, 400: error, 401: error, 403: OrderRefusal, 404: error, 409: error, 422: OrderRefusal };
 
 /** The trade window: paper orders and the paper portfolio, every route behind a session (and so the Origin check). */
-export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox {
+export function tradeWindowRoutes(deps: PlacementDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/trade-window/orders',
@@ -49,6 +62,21 @@ export function tradeWindowRoutes(deps: TradingDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => previewOptionsOrder(deps, request.body),
+    );
+
+    app.get(
+      '/api/trade-window/quote',
+      {
+        onRequest: app.requireSession,
+        schema: {
+          tags,
+          security,
+          summary: 'The price a market order on the symbol would fill at now, with its time and source (the provider’s delayed price, or the latest stored close); nothing placed',
+          querystring: PriceQuoteQuery,
+          response: { 200: PriceQuote, 400: error, 401: error, 404: error, 502: error, 503: error, 504: error },
+        },
+      },
+      async (request) => quoteFor(deps, request.query.symbol),
     );
 
     app.get(

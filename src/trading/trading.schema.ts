@@ -68,6 +68,13 @@ export const Order = Type.Object({
   status: Type.Enum(['accepted', 'filled', 'rejected', 'canceled']),
   fill_price: Type.Union([Type.Number(), Type.Null()]),
   filled_at: Type.Union([Type.String(), Type.Null()]),
+  fill_source: Type.Union([Type.Enum(['delayed_quote', 'stored_close', 'resting_bar', 'modeled_price', 'expiry_close']), Type.Null()], {
+    description:
+      'Where fill_price came from: delayed_quote (the provider’s delayed price), stored_close (the latest stored close), resting_bar (a resting limit reached by a newer bar), modeled_price (options: Black–Scholes on the last close), expiry_close (a settlement at expiry); null when not filled, or filled before this was recorded',
+  }),
+  price_at: Type.Union([Type.String(), Type.Null()], {
+    description: 'The time of fill_price: an ISO 8601 instant for a delayed_quote, else the YYYY-MM-DD of the session whose close or bar it is; null with fill_source',
+  }),
   strategy_id: Type.Union([Type.Integer(), Type.Null()]),
   compliance_checked: Type.Union([Type.Boolean(), Type.Null()]),
   compliance_compliant: Type.Union([Type.Boolean(), Type.Null()]),
@@ -90,6 +97,20 @@ export const Order = Type.Object({
 export type Order = Static<typeof Order>;
 
 export const OrderList = Type.Array(Order);
+
+export const PriceQuoteQuery = Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 32, description: 'Upper-case ticker' }) });
+export type PriceQuoteQuery = Static<typeof PriceQuoteQuery>;
+
+/** `GET quote`: the price a market order would fill at now (docs/trading.md "Fill source"). */
+export const PriceQuote = Type.Object({
+  symbol: Type.String(),
+  price: Type.Number({ description: 'Per share, as the order would fill at it' }),
+  source: Type.Enum(['delayed_quote', 'stored_close'], { description: 'The fill_source the order would record' }),
+  at: Type.String({ description: 'The price’s time: an ISO 8601 instant for a delayed_quote, the session’s YYYY-MM-DD for a stored_close' }),
+  provider: Type.Union([Type.Enum(['yahoo', 'alpaca']), Type.Null()], { description: 'Whose delayed price it is; null for a stored close' }),
+  market_closed: Type.Boolean({ description: 'The provider’s latest price is older than 15 minutes: the market is closed and orders fill at the last close' }),
+});
+export type PriceQuote = Static<typeof PriceQuote>;
 
 export const OrderListQuery = Type.Object({
   status: Type.Optional(Type.Enum(['accepted', 'filled', 'rejected', 'canceled'])),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchAlpacaDailyBars, type AlpacaDeps } from '../../src/market/alpaca.provider.js';
+import { fetchAlpacaDailyBars, fetchAlpacaLatestPrice, type AlpacaDeps } from '../../src/market/alpaca.provider.js';
 import { ManualClock } from '../helpers/clock.js';
-import { alpacaBar, startFakeAlpaca } from './fake-alpaca.js';
+import { alpacaBar, alpacaMinuteBars, startFakeAlpaca } from './fake-alpaca.js';
 
 describe('Alpaca Market Data v2 adapter (against a local server)', () => {
   let fake: Awaited<ReturnType<typeof startFakeAlpaca>>;
@@ -125,5 +125,23 @@ describe('Alpaca Market Data v2 adapter (against a local server)', () => {
   it('answers 502 provider_unreachable when nothing listens (DESIGN)', async () => {
     const gone = { ...deps, config: { ...deps.config, dataUrl: 'http://127.0.0.1:1' } };
     await expect(fetchAlpacaDailyBars(gone, 'AAPL', '2026-01-01', '2026-01-05', 'delayed_sip')).rejects.toMatchObject({ status: 502, code: 'provider_unreachable' });
+  });
+
+  it('latest price: the newest minute bar up to 15 minutes ago, its time the end of that minute capped at the line; none is unknown_symbol', async () => {
+    fake.answer(() => ({ status: 200, body: alpacaMinuteBars('AAPL', '2026-01-05T14:40:00Z', 243.5) }));
+    expect(await fetchAlpacaLatestPrice(deps, 'AAPL')).toEqual({ price: 243.5, at: '2026-01-05T14:41:00.000Z' });
+    expect(fake.seen[0]).toMatchObject({
+      path: '/v2/stocks/AAPL/bars',
+      query: { timeframe: '1Min', feed: 'sip', sort: 'desc', limit: '1', start: '2025-12-29T14:45:00.000Z', end: '2026-01-05T14:45:00.000Z' },
+      headers: { 'apca-api-key-id': 'AKTEST' },
+    });
+    fake.answer(() => ({ status: 200, body: alpacaMinuteBars('AAPL', '2026-01-05T14:44:40Z', 243.6) }));
+    expect((await fetchAlpacaLatestPrice(deps, 'AAPL')).at).toBe('2026-01-05T14:45:00.000Z');
+    fake.answer(() => ({ status: 200, body: alpacaMinuteBars('ZZZZ', null) }));
+    await expect(fetchAlpacaLatestPrice(deps, 'ZZZZ')).rejects.toMatchObject({ status: 404, code: 'unknown_symbol' });
+    fake.answer(() => ({ status: 200, body: { bars: [{ t: 'soon', c: 1 }], symbol: 'AAPL', next_page_token: null } }));
+    await expect(fetchAlpacaLatestPrice(deps, 'AAPL')).rejects.toMatchObject({ status: 502, code: 'provider_bad_response' });
+    fake.answer(() => ({ status: 403 }));
+    await expect(fetchAlpacaLatestPrice(deps, 'AAPL')).rejects.toMatchObject({ status: 502, code: 'provider_forbidden' });
   });
 });

@@ -49,3 +49,12 @@ export async function startFakeAlpaca(): Promise<{
 export function alpacaBar(date: string, close: number) {
   return { t: `${date}T05:00:00Z`, o: close - 1, h: close + 1, l: close - 2, c: close, v: 1_000_000, n: 5000, vw: close };
 }
+
+/**
+ * Alpaca's answer to `GET /v2/stocks/{symbol}/bars?timeframe=1Min&sort=desc&limit=1`: the newest minute bar, which
+ * starts at `t` (ISO 8601) and closes at `close`; none when `t` is null.
+ */
+export function alpacaMinuteBars(symbol: string, t: string | null, close = 1) {
+  const bars = t === null ? [] : [{ t, o: close, h: close, l: close, c: close, v: 1200, n: 40, vw: close }];
+  return { bars, symbol, next_page_token: null };
+}

@@ -17,11 +17,18 @@ export interface YahooDay extends Bar {
 const GMT_OFFSET = -18000;
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/** The chart meta's latest price (`regularMarketPrice`) and its time (`regularMarketTime`), when not the last day's close at `now`. */
+export interface YahooLatest {
+  readonly price: number;
+  readonly at: string;
+}
+
 /**
  * Yahoo's chart answer for daily bars of `symbol` (`{chart: {result: [{meta, timestamp, indicators}], error: null}}`),
- * with `now` setting the current session in `meta` (its regular hours 09:30 to 16:00 New York time).
+ * with `now` setting the current session in `meta` (its regular hours 09:30 to 16:00 New York time) and `latest` the
+ * meta's latest price.
  */
-export function yahooChart(symbol: string, days: readonly YahooDay[], now = '2026-01-05T15:00:00Z') {
+export function yahooChart(symbol: string, days: readonly YahooDay[], now = '2026-01-05T15:00:00Z', latest?: YahooLatest) {
   const today = now.slice(0, 10);
   const session = (from: string, to: string) => ({ timezone: 'EST', start: epoch(`${today}T${from}Z`), end: epoch(`${today}T${to}Z`), gmtoffset: GMT_OFFSET });
   return {
@@ -35,12 +42,12 @@ export function yahooChart(symbol: string, days: readonly YahooDay[], now = '202
             fullExchangeName: 'NasdaqGS',
             instrumentType: 'EQUITY',
             firstTradeDate: epoch('1980-12-12T14:30:00Z'),
-            regularMarketTime: epoch(now),
+            regularMarketTime: epoch(latest?.at ?? now),
             hasPrePostMarketData: true,
             gmtoffset: GMT_OFFSET,
             timezone: 'EST',
             exchangeTimezoneName: 'America/New_York',
-            regularMarketPrice: days.at(-1)?.close ?? 1,
+            regularMarketPrice: latest?.price ?? days.at(-1)?.close ?? 1,
             priceHint: 2,
             currentTradingPeriod: { pre: session('09:00:00', '14:30:00'), regular: session('14:30:00', '21:00:00'), post: session('21:00:00', '23:59:00') },
             dataGranularity: '1d',

@@ -118,7 +118,7 @@ describeEachDialect('backtests on Yahoo Finance data fetched on demand', (databa
   });
 
   it('never lets another provider refresh a ticker Yahoo filled (switching MARKET_DATA_PROVIDER to alpaca)', async () => {
-    const alpaca = { source: 'alpaca' as const, realTime: true, dailyBars: vi.fn(async () => []) };
+    const alpaca = { source: 'alpaca' as const, realTime: true, dailyBars: vi.fn(async () => []), latestPrice: vi.fn(async () => ({ price: 1, at: '' })) };
     const marketData = createMarketData({ db: database().handle.db, clock, logger: app.log, provider: alpaca });
     const { series } = await marketData.barsFor('AAPL', '2025-12-01', '2026-01-05', 'sip');
     expect(series.dates.at(-1)).toBe('2026-01-02');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseBarsCsv } from '../../src/market/csv-bars.js';
-import { createYahooDailyBars, type YahooDailyBars } from '../../src/market/yahoo.provider.js';
+import { createYahooDailyBars, createYahooLatestPrice, type YahooDailyBars } from '../../src/market/yahoo.provider.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startFakeYahoo, YAHOO_NOT_FOUND, yahooChart, yahooDay } from './fake-yahoo.js';
 
@@ -71,5 +71,16 @@ describe('Yahoo Finance adapter: yahoo-finance2 chart() against a local server',
     await gone.close();
     const unreachable = createYahooDailyBars({ config: { baseUrl: gone.url, timeoutMs: 300 }, clock, logger: quiet });
     await expect(unreachable('AAPL', '2025-12-29', '2026-01-02')).rejects.toMatchObject({ status: 502, code: 'provider_unreachable' });
+  });
+
+  it('latest price: the chart meta’s regularMarketPrice and regularMarketTime, asked over the last week; its errors as the bars', async () => {
+    const latestPrice = createYahooLatestPrice({ config: { baseUrl: fake.url, timeoutMs: 300 }, clock, logger: quiet });
+    fake.answer(() => ({ status: 200, body: yahooChart('AAPL', [yahooDay('2026-01-02', 12)], '2026-01-05T15:00:00Z', { price: 271.01, at: '2026-01-05T14:57:30Z' }) }));
+    expect(await latestPrice('AAPL')).toEqual({ price: 271.01, at: '2026-01-05T14:57:30.000Z' });
+    expect(fake.seen[0]).toMatchObject({ path: '/v8/finance/chart/AAPL', query: { interval: '1d', period1: String(Date.parse('2025-12-29T00:00:00Z') / 1000) } });
+    fake.answer(() => ({ status: 200, body: yahooChart('AAPL', [], '2026-01-05T15:00:00Z', { price: 0, at: '2026-01-05T14:57:30Z' }) }));
+    await expect(latestPrice('AAPL')).rejects.toMatchObject({ status: 502, code: 'provider_bad_response' });
+    fake.answer(() => ({ status: 404, body: YAHOO_NOT_FOUND }));
+    await expect(latestPrice('ZZZZ')).rejects.toMatchObject({ status: 404, code: 'unknown_symbol' });
   });
 });

@@ -28,9 +28,11 @@ describeEachDialect('trade window: fills, portfolio, resting limits, cancel', (d
     const buy = await placeOrder(user.client, { symbol: 'AAA', side: 'buy', qty: 10 });
     expect(buy.statusCode, buy.body).toBe(201);
     expect(buy.json()).toMatchObject({ kind: 'equity', symbol: 'AAA', underlying: null, side: 'buy', qty: 10, order_type: 'market', status: 'filled', fill_price: 47.25, filled_at: '2026-03-10T15:00:00.000Z', legs: null });
+    // No provider: the latest stored close, and the session it closed.
+    expect(buy.json()).toMatchObject({ fill_source: 'stored_close', price_at: '2026-03-06' });
     expect(Object.keys(buy.json())).toEqual([
       'id', 'kind', 'symbol', 'underlying', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'status', 'fill_price', 'filled_at',
-      'strategy_id', 'compliance_checked', 'compliance_compliant', 'reject_reason', 'violations', 'client_order_id', 'settlement', 'created_at',
+      'fill_source', 'price_at', 'strategy_id', 'compliance_checked', 'compliance_compliant', 'reject_reason', 'violations', 'client_order_id', 'settlement', 'created_at',
     ]);
     expect(buy.json().settlement).toBeNull();
     expect(await auditActions(db(), buy.json().id)).toEqual(['order.submit', 'order.fill']);

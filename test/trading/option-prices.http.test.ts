@@ -93,7 +93,7 @@ describeEachDialect('trade window: options orders at prices their structures cou
     const ask = modeledAsk(put);
     const response = await placeOptionsOrder(user.client, { underlying: 'SPX', legs: [leg(put, 'buy')], qty: 1, net_price: 700 });
     expect(response.statusCode, response.body).toBe(201);
-    expect(response.json()).toMatchObject({ status: 'filled', limit_price: 700, fill_price: ask });
+    expect(response.json()).toMatchObject({ status: 'filled', limit_price: 700, fill_price: ask, fill_source: 'modeled_price', price_at: '2026-03-06' });
     const portfolio = await portfolioOf(user.client);
     expect(portfolio.cash).toBe((10_000_000 - Math.round(ask * 100 * 100)) / 100);
     expect(portfolio.options_structures).toMatchObject([{ net_price: ask }]);

@@ -132,6 +132,8 @@ describeEachDialect('options settlement at expiry (the job)', (database) => {
       status: 'filled',
       fill_price: 3.78496667,
       filled_at: '2026-03-21T15:00:00.000Z',
+      fill_source: 'expiry_close',
+      price_at: '2026-03-20',
       settlement: { expiry: '2026-03-20', underlying_close: 441.21505, close_date: '2026-03-20' },
     });
     expect(await auditActions(db(), settlement!.id)).toEqual(['order.settle']);

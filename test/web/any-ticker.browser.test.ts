@@ -78,8 +78,8 @@ describeInBrowser('any ticker, through the local fake Yahoo Finance, in Chromium
     await page.locator('.symbol-status').getByText('AAPL, from Yahoo Finance, 2025-09-01 to 2025-12-31').waitFor();
     await page.getByLabel('Quantity').fill('5');
     await page.getByRole('button', { name: 'Place buy order' }).click();
-    await page.getByText(/^Bought 5 AAPL at \$[\d,]+\.\d\d\.$/).waitFor();
-    await page.locator('.orders-table tbody tr').first().getByText('Filled').waitFor();
+    await page.getByText(/^Bought 5 AAPL at \$[\d,]+\.\d\d, filled at the close of \d{4}-\d\d-\d\d\.$/).waitFor();
+    await page.locator('.orders-table tbody tr').first().getByText('Filled', { exact: true }).waitFor();
     const orders = await server.app.platform.db.selectFrom('orders').select(['symbol', 'side', 'qty', 'status']).execute();
     expect(orders).toEqual([{ symbol: 'AAPL', side: 'buy', qty: 5, status: 'filled' }]);
     await shot('paper-order-filled');

@@ -81,8 +81,8 @@ describeInBrowser('the web app under AUTH_V1=off (the single-operator tool) in C
     await page.getByLabel('Quantity').fill('10');
     await page.locator('.ticket-verdict [aria-live]').getByText(`Compliant. The order meets every rule of “${STRATEGY}”.`).waitFor();
     await page.getByRole('button', { name: 'Place buy order' }).click();
-    await page.getByText(/^Bought 10 SPX at \$[\d,]+\.\d\d\.$/).waitFor();
-    await page.locator('.orders-table tbody tr').first().getByText('Filled').waitFor();
+    await page.getByText(/^Bought 10 SPX at \$[\d,]+\.\d\d, filled at the close of 2020-04-17\.$/).waitFor();
+    await page.locator('.orders-table tbody tr').first().getByText('Filled', { exact: true }).waitFor();
     const orders = await server.app.platform.db.selectFrom('orders').selectAll().execute();
     expect(orders).toEqual([expect.objectContaining({ user_id: operator.id, status: 'filled', qty: 10, strategy_id: stored!.id })]);
     expect(await accountLinks(page)).toEqual([]);

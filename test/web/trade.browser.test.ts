@@ -72,7 +72,7 @@ describeInBrowser('the Trade page in Chromium', () => {
     await verdict(page).getByText(`Compliant. The order meets every rule of “${STRATEGY}”.`).waitFor();
     await shot('compliant-ticket');
     await page.getByRole('button', { name: 'Place buy order' }).click();
-    await page.getByText(/^Bought 10 SPX at \$[\d,]+\.\d\d\.$/).waitFor();
+    await page.getByText(/^Bought 10 SPX at \$[\d,]+\.\d\d, filled at the close of 2020-04-17\.$/).waitFor();
     const [bought] = await orders();
     expect(bought).toMatchObject({ status: 'filled', side: 'buy', qty: 10, strategy_id: strategyId, compliance_checked: true, compliance_compliant: true });
     expect(placements[0]).toMatchObject({ symbol: 'SPX', side: 'buy', qty: 10, order_type: 'market', strategy_id: strategyId, compliance_checked: true, compliance_compliant: true });
@@ -83,7 +83,7 @@ describeInBrowser('the Trade page in Chromium', () => {
     await positions.locator('tbody tr').first().waitFor();
     expect(await cell(page, '.positions-table', 0, 0)).toBe('SPX');
     expect(await cell(page, '.positions-table', 0, 1)).toBe('10');
-    await page.locator('.orders-table tbody tr').first().getByText('Filled').waitFor();
+    await page.locator('.orders-table tbody tr').first().getByText('Filled', { exact: true }).waitFor();
     await shot('position-and-history');
 
     // A violating ticket: warned (sell when the strategy buys only, over $50,000), but nothing stops it with enforcement off.

@@ -207,6 +207,9 @@ export interface OptionStructuresTable {
 
 export type OrderStatus = 'accepted' | 'filled' | 'rejected' | 'canceled';
 
+/** Where a fill's price came from (migration 0011; docs/trading.md "Fill source"). */
+export type FillSource = 'delayed_quote' | 'stored_close' | 'resting_bar' | 'modeled_price' | 'expiry_close';
+
 export interface OrdersTable {
   id: string;
   user_id: string;
@@ -238,6 +241,10 @@ export interface OrdersTable {
   /** A settlement: the underlying's close the contracts settled at, and that close's date. */
   settlement_close: number | null;
   settlement_close_date: string | null;
+  /** A filled order: where its price came from (`FillSource`); null when not filled, or filled before 0011. */
+  fill_source: FillSource | null;
+  /** A filled order: its price's time, an ISO 8601 instant (a delayed quote) or a session's `YYYY-MM-DD` (a bar's price). */
+  price_at: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

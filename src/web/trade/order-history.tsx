@@ -8,6 +8,7 @@ import { Notice } from '../ui/form';
 import { formatDateTime } from '../ui/format';
 import { PAGE_SIZE, Pager, rangeText } from '../ui/pager';
 import { orderPrice, orderWhat, REASONS, settlementText, STATUS_LABELS } from './order-words';
+import { fillWhen } from './price-words';
 import type { Order, OrderStatus } from './types';
 
 /**
@@ -133,6 +134,7 @@ export function OrderHistory(props: { version: number; choices: readonly Strateg
                       </span>
                     )}
                     {order.settlement && <span class="orders-table__reason">{settlementText(order)}</span>}
+                    {order.status === 'filled' && fillWhen(order) && <span class="orders-table__reason">{fillWhen(order)}</span>}
                     {order.violations && order.violations.length > 0 && <ViolationList violations={order.violations} />}
                   </td>
                   <td class="num">{orderPrice(order)}</td>

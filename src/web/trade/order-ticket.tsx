@@ -15,6 +15,7 @@ import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { checkTicket, complianceRequestOf, equityOrderBody, newClientOrderId, optionsOrderBody, type TicketInputs, type TicketKind } from './ticket-inputs';
 import { placedSentence } from './order-words';
 import { RiskAtExpiry } from './risk-at-expiry';
+import { TicketPrice } from './ticket-price';
 import type { OptionsPreview, Order } from './types';
 import { useCompliancePreview, useServerPreview, type Preview } from './use-compliance-preview';
 
@@ -52,6 +53,8 @@ export function OrderTicket(props: {
   onOrdersChanged: () => void;
   /** The cooldown's end from a 403 `trade_cooldown`; undefined once an order is taken (it is over). */
   onCooldown: (until: string | undefined) => void;
+  /** Cash not held back, from the portfolio (null until it is loaded): the estimate's "cash available after". */
+  available: number | null;
 }) {
   const { choices, inputs } = props;
   const [refusal, setRefusal] = useState<Refusal | undefined>(undefined);
@@ -173,7 +176,7 @@ export function OrderTicket(props: {
         <div class="form-grid">
           <SymbolField
             label={options ? 'Underlying' : 'Symbol'}
-            hint={options ? 'The ticker the options are on, such as SPY.' : 'A ticker with stored bars; the demo data has SPX (S&P 500).'}
+            hint={options ? 'The ticker the options are on, such as SPY.' : 'Any ticker the market data knows; the demo data has SPX (S&P 500).'}
             purpose="order"
             value={inputs.symbol}
             error={errors.symbol}
@@ -200,7 +203,7 @@ export function OrderTicket(props: {
             onInput={(event) => update({ qty: event.currentTarget.value })}
           />
           {!options && (
-            <Field label="Order type" error={errors.order_type} hint={inputs.order_type === 'market' ? 'Fills at once at the latest stored close.' : 'Fills at the limit or better; else it rests until a newer bar reaches it.'}>
+            <Field label="Order type" error={errors.order_type} hint={inputs.order_type === 'market' ? 'Fills at once at the price shown below.' : 'Fills at the limit or better; else it rests until a newer bar reaches it.'}>
               {({ id, describedBy, invalid }) => (
                 <select
                   id={id}
@@ -251,6 +254,7 @@ export function OrderTicket(props: {
             />
           )}
         </div>
+        {!options && <TicketPrice inputs={inputs} available={props.available} />}
         {options && <LegsEditor legs={inputs.legs} errors={errors} onChange={(legs) => update({ legs })} />}
         {options && <RiskAtExpiry preview={risk} />}
         {!refusal && <ComplianceVerdict strategy={chosen?.name} preview={preview} />}

@@ -1,4 +1,5 @@
 import { formatCount, formatMoney } from '../ui/format';
+import { fillWhen } from './price-words';
 import type { OptionStructure, OptionsPreview, Order, OrderStatus, Portfolio } from './types';
 
 /** Orders and the portfolio in words: pure, shared by the Trade page's parts and unit-tested. */
@@ -49,7 +50,8 @@ export function placedSentence(order: Order): string {
     const net = order.fill_price ?? 0;
     return `Filled the ${what} at a net ${net < 0 ? 'credit' : 'debit'} of ${formatMoney(Math.abs(net))} a share.`;
   }
-  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${what} at ${formatMoney(order.fill_price)}.`;
+  const when = fillWhen(order);
+  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${what} at ${formatMoney(order.fill_price)}${when ? `, ${when}` : ''}.`;
 }
 
 /** The sum of the positions' unrealized P&L: 0 without positions, null when none has a price to value it at. */

@@ -4,6 +4,7 @@ import { useFocusOn } from '../auth/focus';
 import { useSession } from '../auth/session';
 import { isSignedOut } from '../library/errors';
 import { ConfirmDelete } from '../ui/confirm-delete';
+import { ClosePosition, type CloseOutcome } from './close-position';
 import { Notice } from '../ui/form';
 import { formatCount, formatMoney, signClass } from '../ui/format';
 import { breakevensText, netPriceText, riskAmount, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
@@ -15,13 +16,21 @@ import type { Portfolio } from './types';
  * whenever `version` changes (an order placed, refused or canceled). It also tells the page whether the recovery
  * cooldown holds (`trade_cooldown_until`), so the banner shows from the start.
  */
-export function PortfolioSection(props: { version: number; onReset: () => void; onCooldown: (until: string | undefined) => void }) {
+export function PortfolioSection(props: {
+  version: number;
+  onReset: () => void;
+  onCooldown: (until: string | undefined) => void;
+  /** Each portfolio loaded (the ticket's estimate uses the cash available). */
+  onLoaded: (portfolio: Portfolio) => void;
+}) {
   const { reload } = useSession();
   const [portfolio, setPortfolio] = useState<Portfolio | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | undefined>(undefined);
+  const [closing, setClosing] = useState<CloseOutcome | undefined>(undefined);
+  const closingRef = useFocusOn<HTMLDivElement>(closing);
   const doneRef = useFocusOn<HTMLDivElement>(done);
   const resetButton = useRef<HTMLButtonElement>(null);
   const wasConfirming = useRef(false);
@@ -36,6 +45,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
       (answer) => {
         if (!current) return;
         setPortfolio(answer);
+        props.onLoaded(answer);
         setProblem(undefined);
         props.onCooldown(answer.trade_cooldown_until ?? undefined);
       },
@@ -53,6 +63,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
     setProblem(undefined);
     try {
       setPortfolio(await api.post<Portfolio>('/api/trade-window/portfolio/reset'));
+      setClosing(undefined);
       setDone('The portfolio is back to $100,000 in cash. Resting orders were canceled; the order history is kept.');
       setConfirming(false);
       props.onReset();
@@ -66,6 +77,14 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
     }
   };
 
+  const closed = (outcome: CloseOutcome) => {
+    setDone(undefined);
+    // Its own notice: the reload that follows a stored order clears only the load's problem.
+    setClosing(outcome);
+    if (outcome.until) props.onCooldown(outcome.until);
+    if (outcome.stored) props.onReset();
+  };
+
   const unrealized = portfolio ? unrealizedTotal(portfolio) : null;
   return (
     <section class="trade-portfolio" aria-labelledby="portfolio-heading">
@@ -74,6 +93,11 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
       {done && (
         <div ref={doneRef} tabIndex={-1}>
           <Notice kind="success">{done}</Notice>
+        </div>
+      )}
+      {closing && (
+        <div ref={closingRef} tabIndex={-1}>
+          <Notice kind={closing.kind}>{closing.text}</Notice>
         </div>
       )}
       {!portfolio && !problem && <p class="muted">Loading your portfolio…</p>}
@@ -101,6 +125,7 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
                     <th scope="col" class="num">Latest close</th>
                     <th scope="col" class="num">Market value</th>
                     <th scope="col" class="num">Unrealized P&amp;L</th>
+                    <th scope="col">Close</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -112,6 +137,9 @@ export function PortfolioSection(props: { version: number; onReset: () => void; 
                       <td class="num">{formatMoney(position.last_close)}</td>
                       <td class="num">{formatMoney(position.market_value)}</td>
                       <td class={`num ${signClass(position.unrealized_pnl)}`}>{formatMoney(position.unrealized_pnl)}</td>
+                      <td>
+                        <ClosePosition symbol={position.symbol} qty={position.qty} onDone={closed} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -3,6 +3,7 @@ import { MAX_PRICE as SERVER_MAX_PRICE } from '../../trading/trading.schema';
 import { equityDraft, optionsDraft } from '../../trading/order-drafts';
 import type { OptionStructure, Order, Portfolio } from './types';
 import { breakevensText, netPriceText, orderPrice, orderWhat, placedSentence, riskAmount, settlementText, structureExpiry, structureLegs, unrealizedTotal } from './order-words';
+import { clockTime, estimateText, fillWhen, quoteText } from './price-words';
 import { BLANK_TICKET, checkTicket, complianceRequestOf, equityOrderBody, MAX_PRICE, newClientOrderId, optionsOrderBody, type TicketInputs } from './ticket-inputs';
 
 const LEGS = [
@@ -25,6 +26,8 @@ const order = (fields: Partial<Order>): Order => ({
   status: 'filled',
   fill_price: 2874.56,
   filled_at: '2026-01-01T00:00:00.000Z',
+  fill_source: 'stored_close',
+  price_at: '2020-04-17',
   strategy_id: null,
   compliance_checked: null,
   compliance_compliant: null,
@@ -90,7 +93,11 @@ describe('the order ticket', () => {
 
 describe('orders and the portfolio in words', () => {
   it('says what was placed', () => {
-    expect(placedSentence(order({}))).toBe('Bought 10 SPX at $2,874.56.');
+    expect(placedSentence(order({}))).toBe('Bought 10 SPX at $2,874.56, filled at the close of 2020-04-17.');
+    expect(placedSentence(order({ fill_source: null, price_at: null }))).toBe('Bought 10 SPX at $2,874.56.');
+    const delayed = order({ side: 'sell', fill_price: 101.37, fill_source: 'delayed_quote', price_at: '2026-03-10T14:58:00.000Z' });
+    expect(placedSentence(delayed)).toBe(`Sold 10 SPX at $101.37, filled at ${clockTime('2026-03-10T14:58:00.000Z')} (delayed).`);
+    expect(clockTime('2026-03-10T14:58:00.000Z')).toMatch(/^\d\d:58$/);
     expect(placedSentence(order({ status: 'accepted', order_type: 'limit', limit_price: 100, fill_price: null }))).toMatch(/^Limit buy of 10 SPX at \$100\.00 is resting/);
     const condor = order({ kind: 'options', symbol: null, underlying: 'SPY', side: 'sell', qty: 2, order_type: 'limit', limit_price: -1.25, fill_price: -1.25, legs: LEGS.map((leg) => ({ ...leg, ratio: 1 })) });
     expect(placedSentence(condor)).toBe('Filled the 2 × SPY options order at a net credit of $1.25 a share.');
@@ -149,5 +156,35 @@ describe('orders and the portfolio in words', () => {
     expect(unrealizedTotal(portfolio([]))).toBe(0);
     expect(unrealizedTotal(portfolio([null]))).toBeNull();
     expect(unrealizedTotal(portfolio([0.1, 0.2, null, -5]))).toBe(-4.7);
+  });
+});
+
+describe('prices and where they came from', () => {
+  const quote = { symbol: 'ACME', price: 101.37, source: 'delayed_quote' as const, at: '2026-03-10T14:58:00.000Z', provider: 'yahoo' as const, market_closed: false };
+  const close = { symbol: 'SPX', price: 2874.56, source: 'stored_close' as const, at: '2020-04-17', provider: null, market_closed: false };
+
+  it('says each fill source in words', () => {
+    expect(fillWhen({ fill_source: 'stored_close', price_at: '2020-04-17' })).toBe('filled at the close of 2020-04-17');
+    expect(fillWhen({ fill_source: 'delayed_quote', price_at: '2026-03-10T14:58:00.000Z' })).toBe(`filled at ${clockTime('2026-03-10T14:58:00.000Z')} (delayed)`);
+    expect(fillWhen({ fill_source: 'resting_bar', price_at: '2026-03-11' })).toBe('filled on the bar of 2026-03-11, which reached the limit');
+    expect(fillWhen({ fill_source: 'expiry_close', price_at: '2026-03-20' })).toBeNull();
+    expect(fillWhen({ fill_source: null, price_at: null })).toBeNull();
+  });
+
+  it('says the quote with its time and source', () => {
+    expect(quoteText(quote)).toBe(`$101.37 at ${clockTime(quote.at)} (delayed, Yahoo Finance)`);
+    expect(quoteText(close)).toBe('$2,874.56, the close of 2020-04-17');
+    expect(quoteText({ ...close, market_closed: true })).toBe('$2,874.56, the close of 2020-04-17 (the market is closed)');
+  });
+
+  it('estimates the cost and the cash after to the cent, as the server books it', () => {
+    expect(estimateText(quote, { side: 'buy', qty: 3, limit: null, available: 100000 })).toBe('Estimated cost: 3 × $101.37 = $304.11. Cash available after: $99,695.89.');
+    // 0.1 + 0.2 in doubles is not 0.3; cents from the decimal form are: 3 × 1.005 = 3.015 → $3.02 (half away from zero).
+    expect(estimateText({ ...quote, price: 1.005 }, { side: 'sell', qty: 3, limit: null, available: 0.1 })).toBe('Estimated proceeds: 3 × $1.01 = $3.02. Cash available after: $3.12.');
+    expect(estimateText(quote, { side: 'buy', qty: 1000, limit: null, available: 50000 })).toMatch(/= \$101,370\.00\. Cash available after: -\$51,370\.00\. That is more than the \$50,000\.00 available/);
+    expect(estimateText(quote, { side: 'buy', qty: 2, limit: 96, available: 1000 })).toBe(
+      'The limit is not reached at this price: the order rests until a newer bar reaches $96.00. It holds 2 × $96.00 = $192.00 of your cash meanwhile.',
+    );
+    expect(estimateText(quote, { side: 'buy', qty: 2, limit: 110, available: null })).toBe('Estimated cost: 2 × $101.37 = $202.74.');
   });
 });

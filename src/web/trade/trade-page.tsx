@@ -30,6 +30,8 @@ function TradeDesk() {
   const [missing, setMissing] = useState<string | undefined>(undefined);
   const [inputs, setInputs] = useState<TicketInputs>(BLANK_TICKET);
   const [cooldownUntil, setCooldownUntil] = useState<string | undefined>(undefined);
+  /** Cash not held back, from the latest portfolio: the ticket's estimate. */
+  const [available, setAvailable] = useState<number | null>(null);
   /** Bumped after anything that changes orders or the portfolio: both reload. */
   const [version, setVersion] = useState(0);
   const changed = () => setVersion((value) => value + 1);
@@ -62,15 +64,20 @@ function TradeDesk() {
   return (
     <>
       <p class="muted">
-        Paper trading: orders fill against the stored daily bars with play money (a cash account, $100,000 to start), never at a broker. Pick a strategy to have
+        Paper trading: orders fill at the market data’s delayed price, or the latest stored close, with play money (a cash account, $100,000 to start), never at a broker. Pick a strategy to have
         each order checked against its rules; build strategies in your <Link href="/library">library</Link>.
       </p>
       <CooldownBanner until={cooldownUntil} />
       {loadProblem && <Notice kind="error">{loadProblem}</Notice>}
       {missing && <Notice kind="error">{`${missing} The ticket starts without a strategy.`}</Notice>}
       {!choices && !loadProblem && <p class="muted">Loading your strategies…</p>}
-      {choices && <OrderTicket choices={choices} inputs={inputs} onInputs={setInputs} onOrdersChanged={changed} onCooldown={setCooldownUntil} />}
-      <PortfolioSection version={version} onReset={changed} onCooldown={setCooldownUntil} />
+      {choices && <OrderTicket choices={choices} inputs={inputs} onInputs={setInputs} onOrdersChanged={changed} onCooldown={setCooldownUntil} available={available} />}
+      <PortfolioSection
+        version={version}
+        onReset={changed}
+        onCooldown={setCooldownUntil}
+        onLoaded={(portfolio) => setAvailable(Math.round((portfolio.cash - portfolio.reserved_cash) * 100) / 100)}
+      />
       <OrderHistory version={version} choices={choices ?? []} onCanceled={changed} />
     </>
   );

@@ -10,6 +10,7 @@ import type {
   PlaceOptionsOrderBody as PlaceOptionsOrderBodySchema,
   PlaceOrderBody as PlaceOrderBodySchema,
   Portfolio as PortfolioSchema,
+  PriceQuote as PriceQuoteSchema,
 } from '../../trading/trading.schema';
 
 /** `POST /api/trade-window/orders` body. */
@@ -19,6 +20,8 @@ export type PlaceOptionsOrderBody = Static<typeof PlaceOptionsOrderBodySchema>;
 /** One order, as every order route answers it. */
 export type Order = Static<typeof OrderSchema>;
 export type OrderStatus = Order['status'];
+/** `GET /api/trade-window/quote?symbol=`: the price a market order would fill at now. */
+export type PriceQuote = Static<typeof PriceQuoteSchema>;
 /** `GET /api/trade-window/portfolio` and the reset's answer. */
 export type Portfolio = Static<typeof PortfolioSchema>;
 /** One open options position, as the structure it was traded as. */

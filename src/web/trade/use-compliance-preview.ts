@@ -24,16 +24,26 @@ export function useCompliancePreview(request: ComplianceRequest | undefined): Pr
 
 /** `request` posted to `path` once it has stayed the same for PREVIEW_DELAY_MS; the answer for the request as it stands. */
 export function useServerPreview<T>(path: string, request: object | undefined): Preview<T> {
+  const key = request === undefined ? undefined : JSON.stringify(request);
+  return useDelayedAnswer<T>(key === undefined ? undefined : `${path}\u0000${key}`, key ?? '', () => api.post<T>(path, request));
+}
+
+/** `GET path` once it has stayed the same for PREVIEW_DELAY_MS (undefined: nothing to ask); `key` is the path. */
+export function useServerGet<T>(path: string | undefined): Preview<T> {
+  return useDelayedAnswer<T>(path, path ?? '', () => api.get<T>(path!));
+}
+
+/** `load()` once `dependency` has stayed the same for PREVIEW_DELAY_MS; only the answer for the current one is kept. */
+function useDelayedAnswer<T>(dependency: string | undefined, key: string, load: () => Promise<T>): Preview<T> {
   const { reload } = useSession();
-  const key = request === undefined ? '' : JSON.stringify(request);
   const [preview, setPreview] = useState<Preview<T>>({ state: 'idle' });
   useEffect(() => {
-    if (request === undefined) return void setPreview({ state: 'idle' });
+    if (dependency === undefined) return void setPreview({ state: 'idle' });
     let current = true;
     setPreview({ state: 'checking' });
     const timer = setTimeout(async () => {
       try {
-        const result = await api.post<T>(path, request);
+        const result = await load();
         if (current) setPreview({ state: 'done', key, result });
       } catch (error) {
         if (!current) return;
@@ -45,6 +55,6 @@ export function useServerPreview<T>(path: string, request: object | undefined): 
       current = false;
       clearTimeout(timer);
     };
-  }, [path, key]);
+  }, [dependency]);
   return preview;
 }

@@ -9,6 +9,7 @@ import * as dataRights from './0007_data_rights.js';
 import * as incidentStepsExportTombstones from './0008_incident_steps_export_tombstones.js';
 import * as optionStructures from './0009_option_structures.js';
 import * as barSources from './0010_bar_sources.js';
+import * as orderFillSource from './0011_order_fill_source.js';
 import * as optionSettlement from './0012_option_settlement.js';
 import * as trailingStop from './0013_trailing_stop.js';
 
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0008_incident_steps_export_tombstones': incidentStepsExportTombstones,
   '0009_option_structures': optionStructures,
   '0010_bar_sources': barSources,
+  '0011_order_fill_source': orderFillSource,
   '0012_option_settlement': optionSettlement,
   '0013_trailing_stop': trailingStop,
 };
