@@ -68,11 +68,11 @@ describeInBrowser('any ticker, through the local fake Yahoo Finance, in Chromium
     // A paper order on it, on the Trade page: filled, on AAPL.
     await signUpAndSignIn(page, server, 'tess@example.com', '/trade');
     await page.getByRole('heading', { level: 1, name: 'Trade' }).waitFor();
-    // An order fetches nothing (it fills at a stored close): a ticker not stored is said to need its bars first.
+    // A ticker not stored is said to fill at the provider's delayed price (the order fetches its bars).
     await page.getByLabel('Symbol').fill('AAPB');
     await page
       .locator('.symbol-status')
-      .getByText('AAPB, not stored yet: no price to fill an order at until its bars are fetched (a backtest of it fetches them from Yahoo Finance)')
+      .getByText("AAPB, not stored yet: a market order fills at Yahoo Finance's delayed price and stores its bars")
       .waitFor();
     await page.getByLabel('Symbol').fill('AAPL');
     await page.locator('.symbol-status').getByText('AAPL, from Yahoo Finance, 2025-09-01 to 2025-12-31').waitFor();

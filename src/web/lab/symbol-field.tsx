@@ -16,7 +16,7 @@ export function SymbolField(props: {
   hint?: string;
   /** A new value searches again: a run may have fetched the ticker. */
   refresh?: unknown;
-  /** What the ticker is typed for: a backtest (the default) fetches a ticker not stored, an order does not. */
+  /** What the ticker is typed for: a backtest (the default) or an order; each fetches a ticker not stored, and says so in its own words. */
   purpose?: 'backtest' | 'order';
 }) {
   const query = props.value.trim();

@@ -9,7 +9,7 @@ const MSFT: SymbolEntry = { symbol: 'MSFT', name: 'MSFT', stored: true, source: 
 describe('what a symbol field says of the ticker typed', () => {
   it('says on the Trade page that an order needs the bars of a ticker not stored (it fills at a stored close)', () => {
     expect(symbolStatus('AAPL', AAPL_OFFERED, 'yahoo', 'order')).toBe(
-      'AAPL, not stored yet: no price to fill an order at until its bars are fetched (a backtest of it fetches them from Yahoo Finance)',
+      "AAPL, not stored yet: a market order fills at Yahoo Finance's delayed price and stores its bars",
     );
     expect(symbolStatus('SPX', SPX, 'yahoo', 'order')).toBe('SPX, demo data, 2000-01-03 to 2020-04-17');
   });

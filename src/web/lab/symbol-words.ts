@@ -32,7 +32,7 @@ export function symbolStatus(
   const from = entry ? entry.source : provider;
   if (from === undefined) return undefined;
   if (from === 'none') return `${symbol}, not stored: this server fetches no market data, so it has no prices for it`;
-  if (purpose === 'order') return `${symbol}, not stored yet: no price to fill an order at until its bars are fetched (a backtest of it fetches them from ${PROVIDER_NAMES[from]})`;
+  if (purpose === 'order') return `${symbol}, not stored yet: a market order fills at ${PROVIDER_NAMES[from]}'s delayed price and stores its bars`;
   return `${symbol}, not stored yet: fetched from ${PROVIDER_NAMES[from]} when you run${entry ? '' : ', if it knows the ticker'}`;
 }
 
