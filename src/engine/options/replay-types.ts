@@ -77,7 +77,7 @@ export interface OptionsReplaySettings {
 
 /** One leg of a trade. Prices are per share (× 100 per contract), fills with the half-spread paid. */
 export interface OptionLeg {
-  /** The OCC symbol, e.g. "SPX   200320P02900000". */
+  /** The OCC symbol, compact form (src/compliance/occ-symbol.ts), e.g. "SPX200320P02900000". */
   occ_symbol: string;
   right: 'call' | 'put';
   strike: number;
