@@ -1,0 +1,31 @@
+/**
+ * The listed strike grid the modeled legs are struck on: $1 apart below $200, $5 apart from $200 up. Which grid
+ * applies is decided by the unrounded strike: 199.99 rounds on the $1 grid (to 200), 200 and above on the $5 grid
+ * (202.49 → 200, 202.5 → 205). Nearest grid strike, a tie rounded up; never below the lowest listed strike, $1.
+ */
+export const GRID_BOUNDARY = 200;
+
+/** The grid step at this (unrounded) strike. */
+export function gridStep(strike: number): number {
+  return strike < GRID_BOUNDARY ? 1 : 5;
+}
+
+/** The listed strike nearest `strike`. */
+export function roundToListedStrike(strike: number): number {
+  const step = gridStep(strike);
+  return Math.max(1, Math.round(strike / step) * step);
+}
+
+/**
+ * The listed strike `width` dollars further out of the money than `strike` (a listed strike): below it for a put,
+ * above it for a call, rounded to the grid, and at least one grid step away (a width under the step still makes a
+ * spread). The wing of a vertical spread or an iron condor.
+ */
+export function wingStrike(strike: number, width: number, right: 'call' | 'put'): number {
+  if (right === 'call') {
+    const wing = roundToListedStrike(strike + width);
+    return wing > strike ? wing : strike + gridStep(strike);
+  }
+  const wing = roundToListedStrike(strike - width);
+  return wing < strike ? wing : Math.max(1, strike - gridStep(strike - 1e-9));
+}
