@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundToListedStrike, wingStrike } from './listed-strikes.js';
+import { roundToListedStrike, strikeAway } from './listed-strikes.js';
 
 describe('roundToListedStrike: $1 apart below $200, $5 from $200 up', () => {
   it('rounds to the nearest dollar below 200 (a tie up)', () => {
@@ -23,17 +23,17 @@ describe('roundToListedStrike: $1 apart below $200, $5 from $200 up', () => {
   });
 });
 
-describe('wingStrike', () => {
-  it('is `width` further out of the money, on the grid', () => {
-    expect(wingStrike(3300, 50, 'put')).toBe(3250);
-    expect(wingStrike(3300, 50, 'call')).toBe(3350);
-    expect(wingStrike(150, 5, 'put')).toBe(145);
-    expect(wingStrike(205, 10, 'put')).toBe(195);
+describe('strikeAway', () => {
+  it('is `width` above or below, on the grid', () => {
+    expect(strikeAway(3300, 50, 'down')).toBe(3250);
+    expect(strikeAway(3300, 50, 'up')).toBe(3350);
+    expect(strikeAway(150, 5, 'down')).toBe(145);
+    expect(strikeAway(205, 10, 'down')).toBe(195);
   });
 
   it('at least one grid step away when the width is under the step', () => {
-    expect(wingStrike(3300, 2, 'put')).toBe(3295);
-    expect(wingStrike(3300, 2, 'call')).toBe(3305);
-    expect(wingStrike(200, 0.4, 'put')).toBe(199);
+    expect(strikeAway(3300, 2, 'down')).toBe(3295);
+    expect(strikeAway(3300, 2, 'up')).toBe(3305);
+    expect(strikeAway(200, 0.4, 'down')).toBe(199);
   });
 });

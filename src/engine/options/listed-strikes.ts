@@ -17,15 +17,16 @@ export function roundToListedStrike(strike: number): number {
 }
 
 /**
- * The listed strike `width` dollars further out of the money than `strike` (a listed strike): below it for a put,
- * above it for a call, rounded to the grid, and at least one grid step away (a width under the step still makes a
- * spread). The wing of a vertical spread or an iron condor.
+ * The listed strike `width` dollars above or below `strike` (a listed strike), rounded to the grid and at least one
+ * grid step away (a width under the step still makes a spread): the other leg of a vertical spread or an iron
+ * condor's wing.
  */
-export function wingStrike(strike: number, width: number, right: 'call' | 'put'): number {
-  if (right === 'call') {
-    const wing = roundToListedStrike(strike + width);
-    return wing > strike ? wing : strike + gridStep(strike);
+export function strikeAway(strike: number, width: number, direction: 'up' | 'down'): number {
+  if (direction === 'up') {
+    const other = roundToListedStrike(strike + width);
+    return other > strike ? other : strike + gridStep(strike);
   }
-  const wing = roundToListedStrike(strike - width);
-  return wing < strike ? wing : Math.max(1, strike - gridStep(strike - 1e-9));
+  const other = roundToListedStrike(strike - width);
+  // The step just below the strike: from 200 down the grid is $1 apart.
+  return other < strike ? other : Math.max(1, strike - gridStep(strike - 1e-9));
 }
