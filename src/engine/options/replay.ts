@@ -77,8 +77,9 @@ export function replayOptionsStrategy(
     pendingEntry = false;
 
     if (position !== null) {
-      if (t > position.entryBar && t < last) pendingExit = exitOnClose(book, position, t, market(position), days);
-      equity[t] = cashOf(book) + modelValue(position.legs, market(position)) * 100 * position.contracts;
+      const value = modelValue(position.legs, market(position));
+      if (t > position.entryBar && t < last) pendingExit = exitOnClose(book, position, t, value, days);
+      equity[t] = cashOf(book) + value * 100 * position.contracts;
       held[t] = 1;
     } else {
       // An entry decided on this close opens on the next one, which must not be the last bar.
@@ -123,14 +124,14 @@ function isSettlementBar(days: DayNumbers, t: number, last: number, expiry: numb
 }
 
 /**
- * On a close after the entry's: the exit to fill at the next close, or null. Profit = credit − cost to close at the
- * model prices (a debit structure's credit is negative and its cost to close is minus its value); the stop loss
+ * On a close after the entry's: the exit to fill at the next close, or null. `value` is the position's value a share at
+ * this close's model prices (Σ sign × price). Profit = credit − cost to close = credit + value (a debit structure's credit is negative and its cost to close is minus its value); the stop loss
  * (a fraction < 0) and the profit target (> 0) are fractions of |credit|.
  */
-function exitOnClose(book: OptionsBook, position: OpenOptionsPosition, t: number, market: LegMarket, days: DayNumbers): OptionsExitReason | null {
+function exitOnClose(book: OptionsBook, position: OpenOptionsPosition, t: number, value: number, days: DayNumbers): OptionsExitReason | null {
   const { strategy, input } = book;
   const credit = position.creditCents / 100;
-  const profit = credit + modelValue(position.legs, market);
+  const profit = credit + value;
   const premium = Math.abs(credit);
   if (strategy.stopLossPct !== null && profit <= strategy.stopLossPct * premium) return 'stop_loss';
   if (strategy.profitTargetPct !== null && profit >= strategy.profitTargetPct * premium) return 'profit_target';
