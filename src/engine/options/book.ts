@@ -19,3 +19,19 @@ export interface OptionsBook {
 export function cashOf(book: OptionsBook): number {
   return book.startingCapital + book.cashChangeCents / 100;
 }
+
+/** A new account for one replay: nothing moved, nothing paid, nothing skipped. */
+export function newBook(input: OptionsReplayInput, strategy: OptionsReplayStrategy, settings: OptionsReplaySettings, credit: boolean, startingCapital: number): OptionsBook {
+  return {
+    input,
+    strategy,
+    settings,
+    credit,
+    startingCapital,
+    cashChangeCents: 0,
+    commissionCents: 0,
+    spreadPaid: 0,
+    trades: [],
+    skipped: { credit_below_minimum: 0, no_contract_affordable: 0 },
+  };
+}

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadSpxBars } from '../../../test/fixtures/bar-series.js';
 import { replayOptionsStrategy } from './replay.js';
@@ -41,5 +42,27 @@ describe('replayOptionsStrategy over 20 years of SPX (iron condors whenever flat
     for (let i = 1; i < replay.trades.length; i++) expect(replay.trades[i]!.entry_date > replay.trades[i - 1]!.exit_date).toBe(true);
     expect(replay.trades.at(-1)!.entry_date < bars.dates.at(-1)!).toBe(true);
     expect(replay.equity_curve).toHaveLength(bars.dates.length);
+  });
+});
+
+describe('no look-ahead', () => {
+  it('new closes after a date change no trade closed by it and no equity point up to it', () => {
+    const spx = loadSpxBars();
+    const n = 400;
+    const bars = { dates: spx.dates.slice(0, n), open: spx.open.slice(0, n), high: spx.high.slice(0, n), low: spx.low.slice(0, n), close: spx.close.slice(0, n), volume: spx.volume.slice(0, n) };
+    const settings = { commissionPerContract: 0.65, rate: 0.02 };
+    const run = (close: Float64Array) =>
+      replayOptionsStrategy({ symbol: 'SPX', bars: { ...bars, close }, entry: null, exit: null, volatility: null, volatilitySymbol: null }, { ...CONDOR, maxPositionSize: null }, settings, 100_000);
+    const base = run(bars.close);
+    fc.assert(
+      fc.property(fc.integer({ min: 21, max: n - 2 }), fc.double({ min: 0.7, max: 1.3, noNaN: true }), (cut, factor) => {
+        const changed = bars.close.map((c, i) => (i > cut ? c * factor : c));
+        const replay = run(changed);
+        expect(replay.equity_curve.slice(0, cut + 1)).toEqual(base.equity_curve.slice(0, cut + 1));
+        const closedBy = (trades: typeof base.trades) => trades.filter((t) => t.exit_date <= bars.dates[cut]!);
+        expect(closedBy(replay.trades)).toEqual(closedBy(base.trades));
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -16,7 +16,7 @@ import { drawdownCurve } from '../simulate.js';
 import { realizedVolatility, yearsToExpiry } from './black-scholes.js';
 import { SPREAD_WORDS } from './modeled-spread.js';
 import { commissionCents, fillLegs, intrinsicCents, modelValue, type LegMarket, type OpenOptionsPosition } from './position.js';
-import { cashOf, type OptionsBook } from './book.js';
+import { cashOf, newBook, type OptionsBook } from './book.js';
 import { openPosition } from './open-position.js';
 import type { OptionsExitReason, OptionsReplay, OptionsReplayInput, OptionsReplaySettings, OptionsReplayStrategy } from './replay-types.js';
 import { isCreditStructure } from './structure.js';
@@ -38,18 +38,7 @@ export function replayOptionsStrategy(
   const n = bars.dates.length;
   const last = n - 1;
   const days = dayNumbersOf(bars.dates);
-  const book: OptionsBook = {
-    input,
-    strategy,
-    settings,
-    credit: isCreditStructure(strategy.type, strategy.spec),
-    startingCapital,
-    cashChangeCents: 0,
-    commissionCents: 0,
-    spreadPaid: 0,
-    trades: [],
-    skipped: { credit_below_minimum: 0, no_contract_affordable: 0 },
-  };
+  const book = newBook(input, strategy, settings, isCreditStructure(strategy.type, strategy.spec), startingCapital);
   const equity = new Float64Array(n);
   const held = new Uint8Array(n);
   let position: OpenOptionsPosition | null = null;
