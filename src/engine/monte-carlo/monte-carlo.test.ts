@@ -81,6 +81,7 @@ describe('monteCarlo', () => {
     expect(result.bands.trade_numbers).toEqual([0, 1, 2, 3]);
     expect(result.bands.p50[0]).toBe(capital);
     expect(result.bands.p5[3]).toBe(result.final_equity.p5);
+    expect(result.bands.actual).toEqual([capital, capital * 1.1, capital * 1.1 * 0.8, capital * 1.1 * 0.8 * 1.05]);
     expect(result.trades).toBe(3);
   });
 

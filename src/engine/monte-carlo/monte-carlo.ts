@@ -20,6 +20,8 @@ export interface MonteCarloInput {
 export interface EquityBands extends Record<'p5' | 'p25' | 'p50' | 'p75' | 'p95', number[]> {
   /** The trade numbers k (0 = the start) at which the bands are given: every one up to 100 trades, else 101 spread evenly. */
   trade_numbers: number[];
+  /** The trades in their actual order, compounded like a path, at the same trade numbers. */
+  actual: number[];
 }
 
 export interface MonteCarloResult {
@@ -70,7 +72,7 @@ export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
     drawdowns[run] = lowest;
     if (equity < initialCapital) losses++;
   }
-  const bands: EquityBands = { trade_numbers: points, p5: [], p25: [], p50: [], p75: [], p95: [] };
+  const bands: EquityBands = { trade_numbers: points, p5: [], p25: [], p50: [], p75: [], p95: [], actual: actualPath(returns, initialCapital, points) };
   for (const column of columns) {
     const p = percentilesOf(column);
     bands.p5.push(p.p5);
@@ -99,6 +101,12 @@ function shuffle(values: Float64Array, random: Xoshiro128): void {
     values[i] = values[j]!;
     values[j] = v;
   }
+}
+
+function actualPath(returns: readonly number[], initialCapital: number, points: readonly number[]): number[] {
+  const equity = [initialCapital];
+  for (const r of returns) equity.push(equity.at(-1)! * (1 + r));
+  return points.map((k) => equity[k]!);
 }
 
 /** 0 … n when n < MAX_BAND_POINTS, else round(j · n / 100) for j = 0 … 100. */
