@@ -7,7 +7,7 @@ import { backtestReport, type BacktestReport, type MonthReturn, type ReportInput
 
 /** The response cache key's part for the flag: nothing without a report, so the keys of other bodies stay as they were. */
 export function reportKey(request: { report?: boolean }): string[] {
-  return [];
+  return request.report === true ? ['report'] : [];
 }
 
 export function roundedReport(run: ReportInput): BacktestReport {
