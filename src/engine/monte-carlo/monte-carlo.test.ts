@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { monteCarlo, type MonteCarloResult } from './monte-carlo.js';
-import { percentileOfSorted, PERCENTILES } from './percentile.js';
+import { percentileOfSorted, percentilesOf, PERCENTILES } from './percentile.js';
+
+describe('percentilesOf', () => {
+  it('reads the same order statistics as a full sort, ties and all', () => {
+    let x = 12345;
+    const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (const n of [1, 2, 3, 7, 20, 101, 1000]) {
+      const values = Float64Array.from({ length: n }, () => Math.floor(next() * 10) / 10); // many ties
+      const sorted = Float64Array.from(values).sort();
+      expect(percentilesOf(values)).toEqual(Object.fromEntries(['p5', 'p25', 'p50', 'p75', 'p95'].map((key, i) => [key, percentileOfSorted(sorted, PERCENTILES[i]!)])));
+    }
+  });
+});
 
 describe('percentileOfSorted', () => {
   it('interpolates linearly between the nearest order statistics at h = (n − 1) · p', () => {

@@ -6,6 +6,8 @@
  */
 
 const MASK_64 = (1n << 64n) - 1n;
+const TWO_TO_32 = 4294967296;
+const TWO_TO_MINUS_32 = 1 / TWO_TO_32;
 
 /** SplitMix64 (Vigna): the generator whose outputs for seed 1234567 are published (prng.test.ts). */
 export function splitMix64(seed: bigint): () => bigint {
@@ -62,15 +64,18 @@ export class Xoshiro128 {
    */
   below(n: number): number {
     let product = this.next() * n;
-    let low = product % 4294967296;
+    // product = high · 2^32 + low, both parts exact (a power-of-two scaling and a floor); no floating-point %.
+    let high = Math.floor(product * TWO_TO_MINUS_32);
+    let low = product - high * TWO_TO_32;
     if (low < n) {
-      const threshold = (4294967296 - n) % n;
+      const threshold = (TWO_TO_32 - n) % n;
       while (low < threshold) {
         product = this.next() * n;
-        low = product % 4294967296;
+        high = Math.floor(product * TWO_TO_MINUS_32);
+        low = product - high * TWO_TO_32;
       }
     }
-    return Math.floor(product / 4294967296);
+    return high;
   }
 }
 
