@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { loadDemoDataIfEmpty, storeBars } from '../../src/market/bar-store.service.js';
 import type { Db } from '../../src/platform/db/database.js';
+import type { Insertable } from 'kysely';
 import type { StrategiesTable } from '../../src/platform/db/schema.js';
 import { signedInAccount } from '../helpers/accounts.js';
 import { HttpClient } from '../helpers/http-client.js';
@@ -37,7 +38,7 @@ describeEachDialect('options library backtest HTTP', (database) => {
   let alice: HttpClient;
   let aliceId: string;
 
-  async function insertStrategy(values: Partial<StrategiesTable> & Pick<StrategiesTable, 'strategy_type'>): Promise<number> {
+  async function insertStrategy(values: Partial<Insertable<StrategiesTable>> & Pick<Insertable<StrategiesTable>, 'strategy_type'>): Promise<number> {
     const row = await db()
       .insertInto('strategies')
       .values({ user_id: aliceId, name: 'options', created_at: NOW, updated_at: NOW, ...values } as never)
