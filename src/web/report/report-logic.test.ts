@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api';
 import type { RoundTrip } from '../lab/round-trips';
 import type { LibraryTrade } from '../library/types';
 import { csvField, csvFileName, csvText, dailyEquityCsv } from './csv';
 import { actualPath, fanGeometry, niceTicks, type FanBox } from './fan-chart';
+import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
+import { histogramBars, presentPoints } from './report-series';
 import { lossSentence, monthText, streakText } from './report-words';
 import { labTradesCsv, libraryTradesCsv } from './trades-csv';
 
@@ -128,5 +131,46 @@ describe('the report in words', () => {
     expect(lossSentence(0.125, 1000)).toBe('12.50% of the 1,000 resampled runs (125) ended below the starting capital: about 1 in 8.');
     expect(lossSentence(0, 1000)).toBe('None of the 1,000 resampled runs ended below the starting capital.');
     expect(lossSentence(1, 200)).toBe('All 200 resampled runs ended below the starting capital.');
+  });
+});
+
+describe('the Monte Carlo form', () => {
+  it('checks runs and seed as the server bounds them', () => {
+    expect(checkMonteCarloInputs(DEFAULT_MONTE_CARLO_INPUTS)).toEqual({});
+    expect(checkMonteCarloInputs({ runs: '10000', seed: '-3', method: 'shuffle' })).toEqual({});
+    expect(Object.keys(checkMonteCarloInputs({ runs: '10001', seed: '1.5', method: 'bootstrap' }))).toEqual(['runs', 'seed']);
+    expect(Object.keys(checkMonteCarloInputs({ runs: '0', seed: '', method: 'bootstrap' }))).toEqual(['runs', 'seed']);
+  });
+
+  it('sends the backtest’s own request without `report`, with the settings as numbers', () => {
+    const backtest = { symbol: 'SPX', strategy: 'sma_crossover', initial_capital: 10000, report: true };
+    expect(monteCarloRequest(backtest, { runs: ' 500 ', seed: '7', method: 'shuffle' })).toEqual({ symbol: 'SPX', strategy: 'sma_crossover', initial_capital: 10000, runs: 500, seed: 7, method: 'shuffle' });
+  });
+
+  it('says a full queue is busy, and puts a refusal beside the field it names', () => {
+    expect(monteCarloErrors(new ApiError(503, 'busy', 'Busy.')).form).toMatch(/busy .*Try again/);
+    expect(monteCarloErrors(new ApiError(400, 'validation_error', 'runs must be at most 10000', [{ field: 'body.runs' }]))).toEqual({ fields: { runs: 'runs must be at most 10000' } });
+    expect(monteCarloErrors(new ApiError(400, 'no_trades', 'No closed trades to resample.'))).toEqual({ fields: {}, form: 'No closed trades to resample.' });
+  });
+});
+
+describe('the report’s series', () => {
+  it('keeps only the days a rolling figure has a value', () => {
+    expect(presentPoints(['d1', 'd2', 'd3', 'd4'], [null, 1.5, null, -0.2])).toEqual({ dates: ['d2', 'd4'], values: [1.5, -0.2] });
+  });
+
+  it('draws each bin as a bar against the fullest one', () => {
+    const bars = histogramBars(
+      [
+        { from: -0.1, to: 0, count: 2 },
+        { from: 0, to: 0.1, count: 4 },
+      ],
+      200,
+      100,
+    );
+    expect(bars.map(({ x, width, y, height }) => [x, width, y, height])).toEqual([
+      [0, 100, 50, 50],
+      [100, 100, 0, 100],
+    ]);
   });
 });
