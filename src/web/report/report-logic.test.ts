@@ -3,7 +3,7 @@ import { ApiError } from '../api';
 import type { RoundTrip } from '../lab/round-trips';
 import type { LibraryTrade } from '../library/types';
 import { csvField, csvFileName, csvText, dailyEquityCsv } from './csv';
-import { actualPath, fanGeometry, niceTicks, type FanBox } from './fan-chart';
+import { actualPath, fanGeometry, niceTicks, type FanBox } from './fan-geometry';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
 import { histogramBars, presentPoints } from './report-series';

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 export interface Tab {
   readonly key: string;
@@ -9,13 +9,16 @@ export interface Tab {
 
 /**
  * Tabs as WAI-ARIA describes them: a `tablist` of buttons, the chosen one in the tab order, arrow keys (and Home /
- * End) move between them and choose; each panel is labelled by its tab. Every panel stays rendered (`hidden` when not
- * chosen), so a chart in it keeps its state and printing can show them all (`showAll`).
+ * End) move between them and choose; each panel is labelled by its tab. A panel is rendered once first chosen (a
+ * chart is drawn only when seen) and then stays, `hidden` while another is chosen, so it keeps its state; `showAll`
+ * (printing) shows every panel.
  */
 export function Tabs(props: { label: string; tabs: readonly Tab[]; chosen: string; onChoose: (key: string) => void; showAll?: boolean }) {
   const id = useId();
   const list = useRef<HTMLDivElement>(null);
   const { tabs, chosen } = props;
+  const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setSeen((before) => (before.has(chosen) ? before : new Set([...before, chosen]))), [chosen]);
 
   function onKeyDown(event: KeyboardEvent) {
     const index = tabs.findIndex((tab) => tab.key === chosen);
@@ -54,7 +57,7 @@ export function Tabs(props: { label: string; tabs: readonly Tab[]; chosen: strin
           aria-labelledby={`${id}-tab-${tab.key}`}
           hidden={tab.key !== chosen && !props.showAll}
         >
-          {tab.panel}
+          {(tab.key === chosen || seen.has(tab.key) || props.showAll) && tab.panel}
         </div>
       ))}
     </div>

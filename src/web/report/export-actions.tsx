@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'preact/hooks';
+import { storedSymbol } from '../lab/use-symbol-search';
+import type { SymbolEntry } from '../lab/types';
+import { csvFileName, dailyEquityCsv } from './csv';
+import { downloadText } from './download';
+
+/** What a printed report says it ran, and what its CSV file names are made of. */
+export interface RunDescription {
+  /** Symbol and strategy, as the file name and the printed header name them: "SPX SMA crossover". */
+  readonly what: string;
+  readonly symbols: readonly string[];
+  readonly strategy: string;
+  /** `YYYY-MM-DD`. */
+  readonly start: string;
+  readonly end: string;
+  /** The costs and sizing in words. */
+  readonly costs: string;
+}
+
+/**
+ * "Download trades (CSV)", "Download daily equity (CSV)" and "Print report" for one backtest. `trades` builds the
+ * trades file when asked (the round trips as the results list them).
+ */
+export function ExportActions(props: {
+  run: RunDescription;
+  trades: () => string;
+  equity: { readonly dates: readonly string[]; readonly equity_curve: readonly number[]; readonly drawdowns: readonly number[] };
+  onPrint: () => void;
+}) {
+  const name = (kind: string) => csvFileName({ what: props.run.what, start: props.run.start, end: props.run.end, kind });
+  return (
+    <div class="export-actions" role="group" aria-label="Export">
+      <button type="button" class="secondary" onClick={() => downloadText(name('trades'), props.trades())}>
+        Download trades (CSV)
+      </button>
+      <button type="button" class="secondary" onClick={() => downloadText(name('daily-equity'), dailyEquityCsv(props.equity))}>
+        Download daily equity (CSV)
+      </button>
+      <button type="button" class="secondary" onClick={props.onPrint}>
+        Print report
+      </button>
+    </div>
+  );
+}
+
+const SOURCE_NAMES: Readonly<Record<SymbolEntry['source'], string>> = { demo: 'demo data', import: 'imported data', yahoo: 'Yahoo Finance', alpaca: 'Alpaca' };
+
+/**
+ * The printed report's header (shown only on paper): what was run, at what costs, and where the prices came from
+ * with the last day stored, read from the symbol search after the run.
+ */
+export function PrintHeader(props: { run: RunDescription }) {
+  const [sources, setSources] = useState<readonly SymbolEntry[] | undefined>(undefined);
+  const key = props.run.symbols.join(',');
+  useEffect(() => {
+    let current = true;
+    Promise.all(props.run.symbols.map((symbol) => storedSymbol(symbol).catch(() => undefined))).then(
+      (found) => current && setSources(found.filter((entry): entry is SymbolEntry => entry !== undefined)),
+    );
+    return () => void (current = false);
+  }, [key]);
+  return (
+    <header class="print-header">
+      <p class="print-header__title">
+        tradelab backtest report: {props.run.strategy} on {props.run.symbols.join(', ')}, {props.run.start} to {props.run.end}
+      </p>
+      <p>{props.run.costs}</p>
+      <p>
+        Data:{' '}
+        {sources === undefined || sources.length === 0
+          ? 'source not known'
+          : sources.map((entry) => `${entry.symbol} from ${SOURCE_NAMES[entry.source]}, stored to ${entry.last_date ?? 'no bars'}`).join('; ')}
+        .
+      </p>
+    </header>
+  );
+}
