@@ -80,7 +80,7 @@ function Summary(props: { result: BacktestResult; trips: readonly RoundTrip[]; f
       <PerformanceSummary result={result} trades={summary} />
       <EquityCharts result={result} startingCapital={result.initial_capital} maxDrawdown={result.max_drawdown} first={first} last={last} benchmark={result.benchmark} />
       <PriceChart symbol={result.symbol} startDate={first} endDate={last} trades={result.trades} />
-      <h3>Trades</h3>
+      <h3 class="print-break">Trades</h3>
       <RoundTripsTable trips={trips} empty={noTrades} />
       <p class="fills-toggle">
         <button type="button" class="link-button" aria-expanded={showFills} aria-controls="lab-fills" onClick={() => setShowFills(!showFills)}>

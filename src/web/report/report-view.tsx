@@ -39,15 +39,17 @@ export function ReportView(props: { report: BacktestReport }) {
         <h3 id="report-monthly">Returns by month</h3>
         <MonthlyReturnsTable monthly={report.monthly_returns} yearly={report.yearly_returns} />
       </section>
-      <section class="report__section" aria-labelledby="report-yearly">
-        <h3 id="report-yearly">Returns by year</h3>
-        <YearlyReturnsTable yearly={report.yearly_returns} />
-      </section>
-      <section class="report__section" aria-labelledby="report-drawdowns">
-        <h3 id="report-drawdowns">Worst drawdowns</h3>
-        <DrawdownsTable drawdowns={report.worst_drawdowns} />
-      </section>
-      <section class="report__section" aria-labelledby="report-rolling">
+      <div class="report__pair print-break">
+        <section class="report__section" aria-labelledby="report-yearly">
+          <h3 id="report-yearly">Returns by year</h3>
+          <YearlyReturnsTable yearly={report.yearly_returns} />
+        </section>
+        <section class="report__section" aria-labelledby="report-drawdowns">
+          <h3 id="report-drawdowns">Worst drawdowns</h3>
+          <DrawdownsTable drawdowns={report.worst_drawdowns} />
+        </section>
+      </div>
+      <section class="report__section print-break" aria-labelledby="report-rolling">
         <h3 id="report-rolling">Rolling {months}-month figures</h3>
         {sharpe.dates.length === 0 && volatility.dates.length === 0 ? (
           <p class="muted">The period is shorter than one window of {formatCount(report.rolling.window_days)} trading days.</p>
