@@ -144,6 +144,12 @@ describeInBrowser('the backtest report in Chromium', () => {
       const header = page.locator('.print-header');
       expect(await header.isVisible()).toBe(true);
       await expect.poll(() => header.innerText()).toMatch(/SMA Crossover on SPX, 2000-01-03 to 2020-04-17[\s\S]*No costs assumed[\s\S]*SPX from demo data, stored to 2020-04-17/);
+      // At the width of the printed page (A4 less 15 mm margins, 680 px), nothing is wider than the page.
+      await page.setViewportSize({ width: 680, height: 900 });
+      const wider = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().width > 0 && element.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((element) => `${element.tagName}.${element.className}`),
+      );
+      expect(wider).toEqual([]);
       await shot('printed');
       await page.emulateMedia({ media: 'screen' });
 
