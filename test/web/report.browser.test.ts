@@ -111,9 +111,9 @@ describeInBrowser('the backtest report in Chromium', () => {
 
       // Monte Carlo: a full queue says to try again; the next press answers with the fan chart.
       await page.getByRole('tab', { name: 'Monte Carlo' }).click();
-      await page.getByLabel('Runs').fill('500');
-      await page.getByLabel('Seed').fill('7');
-      await page.getByLabel('Shuffle').check();
+      await page.getByLabel('Runs', { exact: true }).fill('500');
+      await page.getByLabel('Seed', { exact: true }).fill('7');
+      await page.getByLabel('Shuffle', { exact: true }).check();
       await page.route('**/api/backtest/monte-carlo', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'busy', message: 'The worker queue is full.' }) }), { times: 1 });
       await page.getByRole('button', { name: 'Run Monte Carlo' }).click();
       await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/busy .*Try again in a few seconds/);
@@ -141,9 +141,9 @@ describeInBrowser('the backtest report in Chromium', () => {
       await expect.poll(() => page.evaluate(() => (window as unknown as { printedPanels?: number }).printedPanels)).toBe(3);
       await page.emulateMedia({ media: 'print' });
       for (const hidden of ['.site-header', 'form', 'button', '[role="tablist"]']) expect(await page.locator(hidden).first().isVisible()).toBe(false);
-      const header = page.locator('.print-header');
-      expect(await header.isVisible()).toBe(true);
-      await expect.poll(() => header.innerText()).toMatch(/SMA Crossover on SPX, 2000-01-03 to 2020-04-17[\s\S]*No costs assumed[\s\S]*SPX from demo data, stored to 2020-04-17/);
+      const printHeader = page.locator('.print-header');
+      expect(await printHeader.isVisible()).toBe(true);
+      await expect.poll(() => printHeader.innerText()).toMatch(/SMA Crossover on SPX, 2000-01-03 to 2020-04-17[\s\S]*No costs assumed[\s\S]*SPX from demo data, stored to 2020-04-17/);
       // At the width of the printed page (A4 less 15 mm margins, 680 px), nothing is wider than the page.
       await page.setViewportSize({ width: 680, height: 900 });
       const wider = await page.evaluate(() =>
