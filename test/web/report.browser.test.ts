@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchBrowser, screenshotTaker } from './rig/chromium.js';
+import { UNLABELLED_CONTROLS } from './rig/controls.js';
 import { failedLoad } from './rig/lab-page.js';
 import { startWebServer, type WebServer } from './rig/server.js';
 
@@ -152,6 +153,16 @@ describeInBrowser('the backtest report in Chromium', () => {
       expect(wider).toEqual([]);
       await shot('printed');
       await page.emulateMedia({ media: 'screen' });
+
+      // On a phone: every tab fits the width (tables scroll in their own regions) and every control is labelled.
+      await page.setViewportSize({ width: 375, height: 800 });
+      for (const name of ['Report', 'Monte Carlo', 'Summary']) {
+        await page.getByRole('tab', { name }).click();
+        expect(await page.evaluate('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(375);
+        expect(await page.evaluate(UNLABELLED_CONTROLS), name).toEqual([]);
+      }
+      await page.getByRole('tab', { name: 'Report' }).click();
+      await shot('report-375');
 
       expect(browser.errors).toEqual([failedLoad(503, 'Service Unavailable')]);
     } finally {
