@@ -154,12 +154,12 @@ describeInBrowser('the backtest report in Chromium', () => {
       await shot('printed');
       await page.emulateMedia({ media: 'screen' });
 
-
       expect(browser.errors).toEqual([failedLoad(503, 'Service Unavailable')]);
     } finally {
       await browser.close();
     }
   });
+
   it('fits a phone: every tab of a result at 375 px without sideways scroll, every control labelled', async () => {
     const browser = await launchBrowser({ viewport: { width: 375, height: 800 } });
     try {
