@@ -71,7 +71,7 @@ describeInBrowser('the backtest report in Chromium', () => {
       const firstRow = monthly.locator('tbody tr', { has: page.getByRole('rowheader', { name: String(first.year), exact: true }) });
       const firstCell = firstRow.locator('td').nth(first.month - 1);
       expect(await firstCell.innerText()).toBe(percent(first.return));
-      expect(await firstCell.evaluate((cell) => getComputedStyle(cell).backgroundColor)).toMatch(/^rgb\(/);
+      expect(await firstCell.evaluate((cell) => cell.style.backgroundColor)).toMatch(/^rgb\(/);
       const firstYear = answer.report.yearly_returns.find((entry) => entry.year === first.year)!;
       expect(await firstRow.locator('td').last().innerText()).toBe(percent(firstYear.return));
       expect(await monthly.locator('thead th[scope="col"]').count()).toBe(14);
@@ -84,7 +84,7 @@ describeInBrowser('the backtest report in Chromium', () => {
       await reportTab.focus();
       await page.keyboard.press('ArrowLeft');
       expect(await page.getByRole('tab', { name: 'Summary' }).getAttribute('aria-selected')).toBe('true');
-      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Summary');
+      await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Summary');
 
       // The trades file holds the round trips the table shows, in the same order.
       const trips = await shownTrips(page);
@@ -134,12 +134,9 @@ describeInBrowser('the backtest report in Chromium', () => {
       await shot('monte-carlo');
 
       // Print: "Print report" shows every tab at the page's width before printing; on paper no navigation, form or button.
-      await page.evaluate(() => {
-        const seen = window as unknown as { printedPanels?: number };
-        window.print = () => void (seen.printedPanels = [...document.querySelectorAll('[role="tabpanel"]')].filter((panel) => !(panel as HTMLElement).hidden).length);
-      });
+      await page.evaluate(`window.print = () => { window.printedPanels = [...document.querySelectorAll('[role="tabpanel"]')].filter((panel) => !panel.hidden).length; }`);
       await page.getByRole('button', { name: 'Print report' }).click();
-      await expect.poll(() => page.evaluate(() => (window as unknown as { printedPanels?: number }).printedPanels)).toBe(3);
+      await expect.poll(() => page.evaluate('window.printedPanels')).toBe(3);
       await page.emulateMedia({ media: 'print' });
       for (const hidden of ['.site-header', 'form', 'button', '[role="tablist"]']) expect(await page.locator(hidden).first().isVisible()).toBe(false);
       const printHeader = page.locator('.print-header');
@@ -147,8 +144,8 @@ describeInBrowser('the backtest report in Chromium', () => {
       await expect.poll(() => printHeader.innerText()).toMatch(/SMA Crossover on SPX, 2000-01-03 to 2020-04-17[\s\S]*No costs assumed[\s\S]*SPX from demo data, stored to 2020-04-17/);
       // At the width of the printed page (A4 less 15 mm margins, 680 px), nothing is wider than the page.
       await page.setViewportSize({ width: 680, height: 900 });
-      const wider = await page.evaluate(() =>
-        [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().width > 0 && element.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((element) => `${element.tagName}.${element.className}`),
+      const wider = await page.evaluate(
+        `[...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().width > 0 && element.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((element) => element.tagName + '.' + element.className)`,
       );
       expect(wider).toEqual([]);
       await shot('printed');
