@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { MonteCarloPanel } from '../report/monte-carlo-panel';
-import { ExportActions, PrintHeader, type RunDescription } from '../report/export-actions';
+import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
 import type { BacktestReport } from '../report/report-types';
 import { ReportView } from '../report/report-view';
 import { labTradesCsv } from '../report/trades-csv';
@@ -33,18 +33,18 @@ export function BacktestResults(props: { result: ReportedBacktest; request?: Rea
   const tradeReturns = useMemo(() => trips.map((trip) => trip.return), [trips]);
   const [tab, setTab] = useState('summary');
   const { printing, print } = usePrint();
-  const costs = `${costsSentence(result)} ${sizingSentence(result)}`;
-  const run: RunDescription = { what: `${result.symbol} ${result.strategy_name}`, symbols: [result.symbol], strategy: result.strategy_name, start: first, end: last, costs };
+  const run: RunDescription = { what: `${result.symbol} ${result.strategy_name}`, start: first, end: last };
   return (
     <>
-      <PrintHeader run={run} />
-      <p class="results__what">
-        <strong>{result.strategy_name}</strong> on <strong>{result.symbol}</strong>, {first} to {last} ({formatCount(result.dates.length)} daily
-        bars, {result.data_feed === 'sip' ? 'real-time SIP' : 'delayed SIP'} feed)
-      </p>
-      <p class="results__costs">
-        <strong>{costsSentence(result)}</strong> {sizingSentence(result)}
-      </p>
+      <RunHeader symbols={[result.symbol]}>
+        <p class="results__what">
+          <strong>{result.strategy_name}</strong> on <strong>{result.symbol}</strong>, {first} to {last} ({formatCount(result.dates.length)} daily
+          bars, {result.data_feed === 'sip' ? 'real-time SIP' : 'delayed SIP'} feed)
+        </p>
+        <p class="results__costs">
+          <strong>{costsSentence(result)}</strong> {sizingSentence(result)}
+        </p>
+      </RunHeader>
       <ExportActions run={run} trades={() => labTradesCsv(trips)} equity={result} onPrint={print} />
       <Tabs
         label="Backtest result"

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { EquityCharts } from '../lab/equity-charts';
 import { costsSentence } from '../lab/execution-words';
-import { ExportActions, PrintHeader, type RunDescription } from '../report/export-actions';
+import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
 import type { BacktestReport } from '../report/report-types';
 import { ReportView } from '../report/report-view';
 import { libraryTradesCsv } from '../report/trades-csv';
@@ -38,22 +38,17 @@ export function LibraryResults(props: { result: ReportedLibraryBacktest; strateg
   const { result } = props;
   const [tab, setTab] = useState('summary');
   const { printing, print } = usePrint();
-  const run: RunDescription = {
-    what: `${result.symbols.join(' ')} ${props.strategyName}`,
-    symbols: result.symbols,
-    strategy: props.strategyName,
-    start: result.start_date,
-    end: result.end_date,
-    // The web app sends a library backtest no costs (the answer then echoes none).
-    costs: costsSentence({}),
-  };
+  const run: RunDescription = { what: `${result.symbols.join(' ')} ${props.strategyName}`, start: result.start_date, end: result.end_date };
   return (
     <>
-      <PrintHeader run={run} />
-      <p class="results__what">
-        <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
-        {formatCount(result.dates.length)} daily bars)
-      </p>
+      <RunHeader symbols={result.symbols}>
+        <p class="results__what">
+          <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
+          {formatCount(result.dates.length)} daily bars)
+        </p>
+        {/* The web app sends a library backtest no costs, so it ran with none. */}
+        <p class="results__costs">{costsSentence({})}</p>
+      </RunHeader>
       <ExportActions run={run} trades={() => libraryTradesCsv(result.trades)} equity={result} onPrint={print} />
       <Tabs
         label="Backtest result"

@@ -1,20 +1,17 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { storedSymbol } from '../lab/use-symbol-search';
 import type { SymbolEntry } from '../lab/types';
 import { csvFileName, dailyEquityCsv } from './csv';
 import { downloadText } from './download';
 
-/** What a printed report says it ran, and what its CSV file names are made of. */
+/** What the CSV file names say of a run. */
 export interface RunDescription {
-  /** Symbol and strategy, as the file name and the printed header name them: "SPX SMA crossover". */
+  /** Symbols and strategy: "SPX SMA Crossover". */
   readonly what: string;
-  readonly symbols: readonly string[];
-  readonly strategy: string;
   /** `YYYY-MM-DD`. */
   readonly start: string;
   readonly end: string;
-  /** The costs and sizing in words. */
-  readonly costs: string;
 }
 
 /**
@@ -46,26 +43,25 @@ export function ExportActions(props: {
 const SOURCE_NAMES: Readonly<Record<SymbolEntry['source'], string>> = { demo: 'demo data', import: 'imported data', yahoo: 'Yahoo Finance', alpaca: 'Alpaca' };
 
 /**
- * The printed report's header (shown only on paper): what was run, at what costs, and where the prices came from
- * with the last day stored, read from the symbol search after the run.
+ * What ran, above a result's exports and tabs: `children` say it on screen (the strategy, symbols, period and costs);
+ * on paper (`print-only`) a title comes first and a line after them says where the prices came from, with the last day
+ * stored, read from the symbol search after the run.
  */
-export function PrintHeader(props: { run: RunDescription }) {
+export function RunHeader(props: { symbols: readonly string[]; children: ComponentChildren }) {
   const [sources, setSources] = useState<readonly SymbolEntry[] | undefined>(undefined);
-  const key = props.run.symbols.join(',');
+  const key = props.symbols.join(',');
   useEffect(() => {
     let current = true;
-    Promise.all(props.run.symbols.map((symbol) => storedSymbol(symbol).catch(() => undefined))).then(
+    Promise.all(props.symbols.map((symbol) => storedSymbol(symbol).catch(() => undefined))).then(
       (found) => current && setSources(found.filter((entry): entry is SymbolEntry => entry !== undefined)),
     );
     return () => void (current = false);
   }, [key]);
   return (
-    <header class="print-header">
-      <p class="print-header__title">
-        tradelab backtest report: {props.run.strategy} on {props.run.symbols.join(', ')}, {props.run.start} to {props.run.end}
-      </p>
-      <p>{props.run.costs}</p>
-      <p>
+    <header class="run-header">
+      <p class="print-only run-header__title">tradelab backtest report</p>
+      {props.children}
+      <p class="print-only">
         Data:{' '}
         {sources === undefined || sources.length === 0
           ? 'source not known'
