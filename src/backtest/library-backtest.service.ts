@@ -21,6 +21,7 @@ import { benchmarkBars, type LoadedBenchmark } from './benchmark-bars.js';
 import { executionKey, libraryExits, requestedExecution } from './execution-request.js';
 import { backtestExtras } from './execution-result.js';
 import { refusedByEngine } from './engine-refusal.js';
+import { reportKey, roundedReport } from './report-result.js';
 import { DEFAULT_STARTING_CAPITAL, MAX_SYMBOLS, type LibraryBacktestRequest } from './library-backtest.schema.js';
 
 export interface LibraryBacktestDeps {
@@ -78,6 +79,7 @@ export async function libraryBacktestBody(
     period.to,
     capital,
     ...executionKey(execution, benchmark),
+    ...reportKey(request),
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
@@ -93,6 +95,7 @@ export async function libraryBacktestBody(
       const benchmarked = refusedByEngine(() => benchmarkRun(benchmark.symbol, result.dates, benchmark.bars, capital));
       Object.assign(head, backtestExtras({ ...execution.settings, exits }, result.costs_paid, result.equity, benchmark.symbol, benchmarked));
     }
+    if (request.report) head.report = roundedReport({ dates, equity: result.equity, initialCapital: capital, trades: result.trades });
     return backtestBodyBytes(head, series, serialize);
   });
 }
