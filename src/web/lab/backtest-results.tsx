@@ -30,7 +30,6 @@ export function BacktestResults(props: { result: ReportedBacktest; request?: Rea
   const first = formatDay(result.start_date);
   const last = formatDay(result.end_date);
   const trips = useMemo(() => roundTrips(result.trades, result.dates), [result]);
-  const tradeReturns = useMemo(() => trips.map((trip) => trip.return), [trips]);
   const [tab, setTab] = useState('summary');
   const { printing, print } = usePrint();
   const run: RunDescription = { what: `${result.symbol} ${result.strategy_name}`, start: first, end: last };
@@ -58,7 +57,7 @@ export function BacktestResults(props: { result: ReportedBacktest; request?: Rea
             key: 'monte-carlo',
             label: 'Monte Carlo',
             panel: request ? (
-              <MonteCarloPanel key={JSON.stringify(request)} request={request} startingCapital={result.initial_capital} tradeReturns={tradeReturns} />
+              <MonteCarloPanel key={JSON.stringify(request)} request={request} />
             ) : (
               <p class="muted">Run the backtest to check it.</p>
             ),

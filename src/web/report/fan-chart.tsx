@@ -7,9 +7,9 @@ import type { PathBands } from './report-types';
  * The Monte Carlo fan chart (SVG, so it scales to the page when printed): the 5th–95th and 25th–75th percentile
  * bands of the resampled equity paths, their median, and the run's actual path, over the trade number.
  */
-export function FanChart(props: { bands: PathBands; actual: readonly number[]; summary: string }) {
+export function FanChart(props: { bands: PathBands; summary: string }) {
   const captionId = useId();
-  const geometry = useMemo(() => fanGeometry(props.bands, props.actual), [props.bands, props.actual]);
+  const geometry = useMemo(() => fanGeometry(props.bands), [props.bands]);
   const box = FAN_BOX;
   return (
     <figure class="chart fan-chart">

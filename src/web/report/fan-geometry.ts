@@ -1,7 +1,8 @@
 /**
  * The Monte Carlo fan chart's geometry (pure; fan-chart.tsx draws it as SVG): the equity paths' 5th–95th and
- * 25th–75th percentile bands as filled areas, the median as a line, and the run's actual path inside them, over the
- * trade number (0 is the starting capital).
+ * 25th–75th percentile bands as filled areas, the median as a line, and the run's actual path inside them (the trades
+ * in their own order, compounded the same way), over the trade number (0 is the starting capital). The answer gives
+ * the points at `trade_numbers`: every trade up to 100, else 101 spread evenly.
  */
 import type { PathBands } from './report-types';
 
@@ -27,16 +28,6 @@ export interface FanGeometry {
   readonly xTicks: readonly { readonly value: number; readonly x: number }[];
 }
 
-/**
- * The starting capital compounded by each closed trade's return in the order they happened: the path the Monte
- * Carlo resamples (trade returns compounded on the starting capital).
- */
-export function actualPath(startingCapital: number, tradeReturns: readonly number[]): number[] {
-  const path = [startingCapital];
-  for (const r of tradeReturns) path.push(path[path.length - 1]! * (1 + r));
-  return path;
-}
-
 /** The first value with a round step: 1, 2 or 5 × 10ⁿ, about `count` ticks over [min, max]. */
 export function niceTicks(min: number, max: number, count: number): number[] {
   if (!(max > min)) return [min];
@@ -48,9 +39,10 @@ export function niceTicks(min: number, max: number, count: number): number[] {
   return ticks;
 }
 
-export function fanGeometry(bands: PathBands, actual: readonly number[], box: FanBox = FAN_BOX): FanGeometry {
-  const points = Math.max(bands.p50.length, actual.length);
-  const all = [...bands.p5, ...bands.p95, ...actual].filter(Number.isFinite);
+export function fanGeometry(bands: PathBands, box: FanBox = FAN_BOX): FanGeometry {
+  const numbers = bands.trade_numbers;
+  const lastTrade = numbers[numbers.length - 1] ?? 0;
+  const all = [...bands.p5, ...bands.p95, ...bands.actual].filter(Number.isFinite);
   let low = Math.min(...all);
   let high = Math.max(...all);
   if (!(high > low)) {
@@ -59,7 +51,8 @@ export function fanGeometry(bands: PathBands, actual: readonly number[], box: Fa
   }
   const plotWidth = box.width - box.left - box.right;
   const plotHeight = box.height - box.top - box.bottom;
-  const x = (index: number) => box.left + (points <= 1 ? 0 : (index / (points - 1)) * plotWidth);
+  const xOf = (trade: number) => box.left + (lastTrade <= 0 ? 0 : (trade / lastTrade) * plotWidth);
+  const x = (index: number) => xOf(numbers[index] ?? 0);
   const y = (value: number) => box.top + (1 - (value - low) / (high - low)) * plotHeight;
   const at = (index: number, value: number) => `${round(x(index))},${round(y(value))}`;
   const line = (values: readonly number[]) => (values.length === 0 ? '' : `M${values.map((value, index) => at(index, value)).join('L')}`);
@@ -72,11 +65,11 @@ export function fanGeometry(bands: PathBands, actual: readonly number[], box: Fa
     outer: area(bands.p5, bands.p95),
     inner: area(bands.p25, bands.p75),
     median: line(bands.p50),
-    actual: line(actual),
+    actual: line(bands.actual),
     yTicks: niceTicks(low, high, 4).map((value) => ({ value, y: round(y(value)) })),
-    xTicks: niceTicks(0, Math.max(0, points - 1), 5)
+    xTicks: niceTicks(0, lastTrade, 5)
       .filter((value) => Number.isInteger(value))
-      .map((value) => ({ value, x: round(x(value)) })),
+      .map((value) => ({ value, x: round(xOf(value)) })),
   };
 }
 

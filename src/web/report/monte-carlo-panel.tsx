@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { RunActions } from '../lab/run-section';
 import { formatCount, formatMoney, formatPercent } from '../ui/format';
@@ -6,7 +6,6 @@ import { TextField, formInputs } from '../ui/form';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { useOneRequest } from '../ui/use-one-request';
 import { FanChart } from './fan-chart';
-import { actualPath } from './fan-geometry';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest, type MonteCarloInputs } from './monte-carlo-inputs';
 import type { MonteCarloMethod, MonteCarloResult, Percentiles } from './report-types';
 import { lossSentence, METHOD_WORDS, MONTE_CARLO_QUESTION } from './report-words';
@@ -19,12 +18,11 @@ const PERCENTILE_NAMES: Readonly<Record<keyof Percentiles, string>> = { p5: '5th
  * runs, seed and method, then the fan chart with the actual path, the percentiles of final equity and max drawdown,
  * and the probability of a loss in words.
  */
-export function MonteCarloPanel(props: { request: Readonly<Record<string, unknown>>; startingCapital: number; tradeReturns: readonly number[] }) {
+export function MonteCarloPanel(props: { request: Readonly<Record<string, unknown>> }) {
   const [inputs, setInputs] = useState<MonteCarloInputs>(DEFAULT_MONTE_CARLO_INPUTS);
   const run = useOneRequest<MonteCarloResult>({ keepResultOnRefusal: false });
   const form = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(form, run.errors);
-  const actual = useMemo(() => actualPath(props.startingCapital, props.tradeReturns), [props.startingCapital, props.tradeReturns]);
   const set = <K extends keyof MonteCarloInputs>(key: K, value: MonteCarloInputs[K]) => {
     setInputs((current) => ({ ...current, [key]: value }));
     run.dismiss([key]);
@@ -73,13 +71,14 @@ export function MonteCarloPanel(props: { request: Readonly<Record<string, unknow
       <div role="status" class="visually-hidden">
         {run.running ? 'Running Monte Carlo…' : result ? `Monte Carlo finished: ${lossSentence(result.probability_of_loss, result.runs)}` : ''}
       </div>
-      {result && <MonteCarloOutcome result={result} actual={actual} />}
+      {result && <MonteCarloOutcome result={result} />}
     </div>
   );
 }
 
-function MonteCarloOutcome(props: { result: MonteCarloResult; actual: readonly number[] }) {
+function MonteCarloOutcome(props: { result: MonteCarloResult }) {
   const { result } = props;
+  const actual = result.bands.actual;
   return (
     <section class="monte-carlo__outcome" aria-labelledby="monte-carlo-outcome">
       <h3 id="monte-carlo-outcome">
@@ -90,8 +89,7 @@ function MonteCarloOutcome(props: { result: MonteCarloResult; actual: readonly n
       </p>
       <FanChart
         bands={result.bands}
-        actual={props.actual}
-        summary={`Half of the runs ended between ${formatMoney(result.final_equity.p25)} and ${formatMoney(result.final_equity.p75)}, nine in ten between ${formatMoney(result.final_equity.p5)} and ${formatMoney(result.final_equity.p95)}; the actual order of the trades ended at ${formatMoney(props.actual[props.actual.length - 1] ?? null)}.`}
+        summary={`Half of the runs ended between ${formatMoney(result.final_equity.p25)} and ${formatMoney(result.final_equity.p75)}, nine in ten between ${formatMoney(result.final_equity.p5)} and ${formatMoney(result.final_equity.p95)}; the actual order of the trades ended at ${formatMoney(actual[actual.length - 1] ?? null)}.`}
       />
       <div class="table-scroll" role="region" aria-labelledby="monte-carlo-percentiles-caption" tabIndex={0}>
         <table class="monte-carlo__percentiles">

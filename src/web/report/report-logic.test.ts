@@ -3,7 +3,7 @@ import { ApiError } from '../api';
 import type { RoundTrip } from '../lab/round-trips';
 import type { LibraryTrade } from '../library/types';
 import { csvField, csvFileName, csvText, dailyEquityCsv } from './csv';
-import { actualPath, fanGeometry, niceTicks, type FanBox } from './fan-geometry';
+import { fanGeometry, niceTicks, type FanBox } from './fan-geometry';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
 import { histogramBars, presentPoints } from './report-series';
@@ -92,14 +92,10 @@ describe('the monthly returns grid', () => {
 describe('the fan chart', () => {
   const box: FanBox = { width: 110, height: 120, left: 10, right: 0, top: 10, bottom: 10 };
 
-  it('compounds the trade returns on the starting capital for the actual path', () => {
-    expect(actualPath(1000, [0.1, -0.5])).toEqual([1000, 1100, 550]);
-  });
-
   it('draws the bands as closed areas and the lines over the trade numbers, scaled to the lowest and highest value', () => {
-    const bands = { p5: [100, 50, 0], p25: [100, 80, 60], p50: [100, 100, 100], p75: [100, 120, 140], p95: [100, 150, 200] };
-    const geometry = fanGeometry(bands, [100, 110, 120], box);
-    // x: 10 + i × 50; y: 10 + (1 − v / 200) × 100.
+    const bands = { trade_numbers: [0, 1, 2], p5: [100, 50, 0], p25: [100, 80, 60], p50: [100, 100, 100], p75: [100, 120, 140], p95: [100, 150, 200], actual: [100, 110, 120] };
+    const geometry = fanGeometry(bands, box);
+    // x: 10 + trade × 50; y: 10 + (1 − v / 200) × 100.
     expect(geometry.outer).toBe('M10,60L60,85L110,110L110,10L60,35L10,60Z');
     expect(geometry.inner).toBe('M10,60L60,70L110,80L110,40L60,50L10,60Z');
     expect(geometry.median).toBe('M10,60L60,60L110,60');
@@ -109,6 +105,22 @@ describe('the fan chart', () => {
       { value: 0, x: 10 },
       { value: 1, x: 60 },
       { value: 2, x: 110 },
+    ]);
+  });
+
+  it('places points at their trade numbers when the answer thins them out', () => {
+    // 200 trades drawn at 0, 100 and 200: x = 10 + trade / 2; ticks on round trade numbers.
+    const flat = [100, 100, 100];
+    const rising = [100, 150, 200];
+    const geometry = fanGeometry({ trade_numbers: [0, 100, 200], p5: flat, p25: flat, p50: rising, p75: rising, p95: rising, actual: flat }, box);
+    // y: 10 + (1 − (v − 100) / 100) × 100.
+    expect(geometry.median).toBe('M10,110L60,60L110,10');
+    expect(geometry.xTicks.map((tick) => [tick.value, tick.x])).toEqual([
+      [0, 10],
+      [50, 35],
+      [100, 60],
+      [150, 85],
+      [200, 110],
     ]);
   });
 
