@@ -8,7 +8,7 @@ import { useOneRequest } from '../ui/use-one-request';
 import { FanChart } from './fan-chart';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest, type MonteCarloInputs } from './monte-carlo-inputs';
 import type { MonteCarloMethod, MonteCarloResult, Percentiles } from './report-types';
-import { lossSentence, METHOD_WORDS, MONTE_CARLO_QUESTION } from './report-words';
+import { fanSentence, lossSentence, METHOD_WORDS, MONTE_CARLO_QUESTION } from './report-words';
 
 const PERCENTILES: readonly (keyof Percentiles)[] = ['p5', 'p25', 'p50', 'p75', 'p95'];
 const PERCENTILE_NAMES: Readonly<Record<keyof Percentiles, string>> = { p5: '5th', p25: '25th', p50: 'Median', p75: '75th', p95: '95th' };
@@ -89,7 +89,7 @@ function MonteCarloOutcome(props: { result: MonteCarloResult }) {
       </p>
       <FanChart
         bands={result.bands}
-        summary={`Half of the runs ended between ${formatMoney(result.final_equity.p25)} and ${formatMoney(result.final_equity.p75)}, nine in ten between ${formatMoney(result.final_equity.p5)} and ${formatMoney(result.final_equity.p95)}; the actual order of the trades ended at ${formatMoney(actual[actual.length - 1] ?? null)}.`}
+        summary={fanSentence(result.final_equity, actual[actual.length - 1] ?? null)}
       />
       <div class="table-scroll" role="region" aria-labelledby="monte-carlo-percentiles-caption" tabIndex={0}>
         <table class="monte-carlo__percentiles">

@@ -7,7 +7,7 @@ import { fanGeometry, niceTicks, type FanBox } from './fan-geometry';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
 import { histogramBars, presentPoints } from './report-series';
-import { lossSentence, monthText, streakText } from './report-words';
+import { fanSentence, lossSentence, monthText, streakText } from './report-words';
 import { labTradesCsv, libraryTradesCsv } from './trades-csv';
 
 describe('CSV (RFC 4180)', () => {
@@ -137,6 +137,14 @@ describe('the report in words', () => {
     expect(streakText(0)).toBe('No losing trade');
     expect(streakText(1)).toBe('1 losing trade in a row');
     expect(streakText(7)).toBe('7 losing trades in a row');
+  });
+
+  it('describes the fan chart, and says when every run ends alike (a shuffle)', () => {
+    expect(fanSentence({ p5: 9000, p25: 12000, p50: 14000, p75: 17000, p95: 22000 }, 16402.86)).toBe(
+      'Half of the runs ended between $12,000.00 and $17,000.00, nine in ten between $9,000.00 and $22,000.00. The actual order of the trades ended at $16,402.86.',
+    );
+    const same = 16402.86;
+    expect(fanSentence({ p5: same, p25: same, p50: same, p75: same, p95: same }, same)).toMatch(/^Every run ended at \$16,402\.86: the same trades in another order/);
   });
 
   it('says the probability of loss with its odds', () => {

@@ -1,7 +1,7 @@
 /** The report's and the Monte Carlo's figures in words (pure). */
-import { formatCount, formatPercent } from '../ui/format';
+import { formatCount, formatMoney, formatPercent } from '../ui/format';
 import { MONTH_NAMES } from './monthly-grid';
-import type { MonteCarloMethod, MonthlyReturn } from './report-types';
+import type { MonteCarloMethod, MonthlyReturn, Percentiles } from './report-types';
 
 /** "Mar 2009 (-10.99%)"; "—" without a month. */
 export function monthText(month: MonthlyReturn | null): string {
@@ -35,4 +35,11 @@ export function lossSentence(probability: number, runs: number): string {
   if (losing === runs) return `All ${formatCount(runs)} resampled runs ended below the starting capital.`;
   const odds = Math.round(1 / probability);
   return `${formatPercent(probability)} of the ${formatCount(runs)} resampled runs (${formatCount(losing)}) ended below the starting capital: about 1 in ${formatCount(odds)}.`;
+}
+
+/** Where the runs' final equity fell, and where the actual order of the trades ended: the fan chart's description. */
+export function fanSentence(finalEquity: Percentiles, actualFinal: number | null): string {
+  const actual = ` The actual order of the trades ended at ${formatMoney(actualFinal)}.`;
+  if (finalEquity.p5 === finalEquity.p95) return `Every run ended at ${formatMoney(finalEquity.p50)}: the same trades in another order compound to the same end; only the path between differs.${actual}`;
+  return `Half of the runs ended between ${formatMoney(finalEquity.p25)} and ${formatMoney(finalEquity.p75)}, nine in ten between ${formatMoney(finalEquity.p5)} and ${formatMoney(finalEquity.p95)}.${actual}`;
 }
