@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { MonteCarloPanel } from '../report/monte-carlo-panel';
 import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
-import type { BacktestReport } from '../report/report-types';
 import { ReportView } from '../report/report-view';
 import { labTradesCsv } from '../report/trades-csv';
 import { usePrint } from '../report/use-print';
@@ -17,15 +16,12 @@ import { RoundTripsTable } from './round-trips-table';
 import { TradesTable } from './trades-table';
 import type { BacktestResult } from './types';
 
-/** A lab answer asked with `report: true`. */
-export type ReportedBacktest = BacktestResult & { readonly report?: BacktestReport };
-
 /**
  * One backtest's answer: what was run and at what costs, the exports, and three tabs: the summary (performance
  * figures, equity beside the benchmark's and drawdown, the price with the fills marked, the round trips with the raw
  * fills behind a toggle), the report, and the Monte Carlo check of `request`, the body the backtest was asked with.
  */
-export function BacktestResults(props: { result: ReportedBacktest; request?: Readonly<Record<string, unknown>> | undefined }) {
+export function BacktestResults(props: { result: BacktestResult; request?: Readonly<Record<string, unknown>> | undefined }) {
   const { result, request } = props;
   const first = formatDay(result.start_date);
   const last = formatDay(result.end_date);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
-import { BacktestResults, type ReportedBacktest } from './backtest-results';
+import { BacktestResults } from './backtest-results';
 import { formatPercent } from '../ui/format';
 import { checkExecutionInputs, executionRequest, type ExecutionInputs } from './execution-inputs';
 import { labHref, labPrefill } from './lab-link';
@@ -9,11 +9,11 @@ import { LabFormPage, useLabForm } from './lab-form-page';
 import { checkMarketInputs, marketRequest, type MarketInputs } from './market-inputs';
 import { TemplateFields } from './template-fields';
 import { checkParameters, defaultParameterInputs, parameterRequest, type ParameterInputs } from './template-parameters';
-import type { StrategyTemplate } from './types';
+import type { BacktestResult, StrategyTemplate } from './types';
 
 /** The backtest lab: one template with its parameters over one symbol and period, and what came of it. */
 export function LabPage() {
-  const lab = useLabForm<ReportedBacktest>();
+  const lab = useLabForm<BacktestResult>();
   const { templates, market, execution, run } = lab;
   const [template, setTemplate] = useState<StrategyTemplate | undefined>(undefined);
   const [parameters, setParameters] = useState<ParameterInputs>({});
@@ -63,7 +63,7 @@ export function LabPage() {
     const href = labHref({ market: inputs, strategy: chosen.id, params: Object.fromEntries(strategyParams.map((p) => [p.name, p.value])), execution: settings });
     await run.start(
       lab.asking(inputs, async () => {
-        const answer = await api.post<ReportedBacktest>('/api/backtest', body);
+        const answer = await api.post<BacktestResult>('/api/backtest', body);
         sent.current = href;
         setRequest(body);
         return answer;

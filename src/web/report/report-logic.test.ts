@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUNS, DEFAULT_SEED, MAX_RUNS as SERVER_MAX_RUNS } from '../../backtest/monte-carlo.schema';
 import { ApiError } from '../api';
 import type { RoundTrip } from '../lab/round-trips';
 import type { LibraryTrade } from '../library/types';
 import { csvField, csvFileName, csvText, dailyEquityCsv } from './csv';
 import { fanGeometry, niceTicks, type FanBox } from './fan-geometry';
-import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
+import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, MAX_RUNS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
 import { histogramBars, presentPoints } from './report-series';
 import { fanSentence, lossSentence, monthText, streakText } from './report-words';
@@ -156,6 +157,8 @@ describe('the report in words', () => {
 
 describe('the Monte Carlo form', () => {
   it('checks runs and seed as the server bounds them', () => {
+    expect(MAX_RUNS).toBe(SERVER_MAX_RUNS);
+    expect(DEFAULT_MONTE_CARLO_INPUTS).toEqual({ runs: String(DEFAULT_RUNS), seed: String(DEFAULT_SEED), method: 'bootstrap' });
     expect(checkMonteCarloInputs(DEFAULT_MONTE_CARLO_INPUTS)).toEqual({});
     expect(checkMonteCarloInputs({ runs: '10000', seed: '-3', method: 'shuffle' })).toEqual({});
     expect(Object.keys(checkMonteCarloInputs({ runs: '10001', seed: '1.5', method: 'bootstrap' }))).toEqual(['runs', 'seed']);
