@@ -41,7 +41,7 @@ export interface Config {
   readonly yahoo: YahooConfig;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
-  /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix. */
+  /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix; Monte Carlo runs (POST /api/backtest/monte-carlo) likewise, counted apart. */
   readonly sweepRateLimit: number;
   /** How long a client has to send its request headers, then its whole request; and how long a connection may idle. */
   readonly timeouts: ConnectionTimeouts;
