@@ -52,11 +52,14 @@ export function BacktestResults(props: { result: BacktestResult; request?: Reado
           {
             key: 'monte-carlo',
             label: 'Monte Carlo',
-            panel: request ? (
-              <MonteCarloPanel key={JSON.stringify(request)} request={request} />
-            ) : (
-              <p class="muted">Run the backtest to check it.</p>
-            ),
+            panel:
+              result.total_trades === 0 ? (
+                <p class="muted">No closed trade to resample: the Monte Carlo check needs at least one.</p>
+              ) : request ? (
+                <MonteCarloPanel key={JSON.stringify(request)} request={request} />
+              ) : (
+                <p class="muted">Run the backtest to check it.</p>
+              ),
           },
         ]}
       />
