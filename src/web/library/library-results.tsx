@@ -1,5 +1,12 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { EquityCharts } from '../lab/equity-charts';
+import { costsSentence } from '../lab/execution-words';
+import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
+import type { BacktestReport } from '../report/report-types';
+import { ReportView } from '../report/report-view';
+import { libraryTradesCsv } from '../report/trades-csv';
+import { usePrint } from '../report/use-print';
+import { Tabs } from '../ui/tabs';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../lab/metric-cards';
 import { LibraryTradesTable } from './library-trades-table';
@@ -20,16 +27,48 @@ function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[]
   ];
 }
 
-/** A library backtest's answer: stats, equity and drawdown charts (the lab's), per-symbol stats and the trades. */
-export function LibraryResults(props: { result: LibraryBacktestResult; strategyName: string }) {
+/** A library answer asked with `report: true`. */
+export type ReportedLibraryBacktest = LibraryBacktestResult & { readonly report?: BacktestReport };
+
+/**
+ * A library backtest's answer: what ran, the exports, and two tabs: the summary (stats, equity and drawdown charts
+ * (the lab's), per-symbol stats and the trades) and the report.
+ */
+export function LibraryResults(props: { result: ReportedLibraryBacktest; strategyName: string }) {
+  const { result } = props;
+  const [tab, setTab] = useState('summary');
+  const { printing, print } = usePrint();
+  const run: RunDescription = { what: `${result.symbols.join(' ')} ${props.strategyName}`, start: result.start_date, end: result.end_date };
+  return (
+    <>
+      <RunHeader symbols={result.symbols}>
+        <p class="results__what">
+          <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
+          {formatCount(result.dates.length)} daily bars)
+        </p>
+        {/* The web app sends a library backtest no costs, so it ran with none. */}
+        <p class="results__costs">{costsSentence({})}</p>
+      </RunHeader>
+      <ExportActions run={run} trades={() => libraryTradesCsv(result.trades)} equity={result} onPrint={print} />
+      <Tabs
+        label="Backtest result"
+        chosen={tab}
+        onChoose={setTab}
+        showAll={printing}
+        tabs={[
+          { key: 'summary', label: 'Summary', panel: <LibrarySummary result={result} /> },
+          { key: 'report', label: 'Report', panel: result.report ? <ReportView report={result.report} /> : <p class="muted">This answer carries no report.</p> },
+        ]}
+      />
+    </>
+  );
+}
+
+function LibrarySummary(props: { result: LibraryBacktestResult }) {
   const { result } = props;
   const bySymbol = useMemo(() => Object.entries(statsBySymbol(result.trades)).sort(([a], [b]) => (a < b ? -1 : 1)), [result]);
   return (
     <>
-      <p class="results__what">
-        <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
-        {formatCount(result.dates.length)} daily bars)
-      </p>
       <MetricCardList metrics={metricsOf(result.stats, result)} />
       <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
       <h3 id="by-symbol-heading">By symbol</h3>
