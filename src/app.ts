@@ -140,7 +140,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   await app.register(backtestRoutes(platform, { marketData, responses }));
   await app.register(sweepRoutes(platform, { marketData, responses, sweeps }));
   await app.register(monteCarloRoutes(platform, { marketData, responses, sweeps }));
-  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
+  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses, optionsRiskFreeRate: platform.config.optionsRiskFreeRate }));
   await registerWebApp(app, deps.webRoot, allowedMethods);
 
   return app as unknown as App;
