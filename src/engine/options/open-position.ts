@@ -3,7 +3,7 @@
  * expiry (expiry.ts), the legs struck on the grid from the spot and σ (structure.ts), each leg filled at its model
  * price with half its spread paid, then `credit_min_amount` and the size. Contracts = floor(budget / the maximum
  * loss per contract), the maximum loss being the structure's worst payoff at expiry less the credit (plus the debit
- * for a debit structure), × 100, plus the opening commission per contract; the budget is the cash, or
+ * for a debit structure), × 100, plus the opening and a closing commission per contract; the budget is the cash, or
  * entry_max_position_size when smaller.
  */
 import { dateOfDayNumber, type DayNumbers } from '../dates.js';
@@ -12,7 +12,7 @@ import { expiryDay } from './expiry.js';
 import { formatOccSymbol } from './occ-format.js';
 import { commissionCents, fillLegs, type OpenOptionsPosition } from './position.js';
 import { cashOf, type OptionsBook } from './book.js';
-import { maxLossPerShare, structureLegs } from './structure.js';
+import { maxLossPerShare, payoffRange, structureLegs } from './structure.js';
 
 /** The position opened on bar t's close with volatility σ, or null (and the skip counted) when none is. */
 export function openPosition(book: OptionsBook, t: number, sigma: number, days: DayNumbers): OpenOptionsPosition | null {
@@ -30,7 +30,8 @@ export function openPosition(book: OptionsBook, t: number, sigma: number, days: 
     return null;
   }
   const maxLossShareCents = Math.round(maxLossPerShare(shapes, creditCents / 100) * 100);
-  const perContractCents = maxLossShareCents * 100 + shapes.length * settings.commissionPerContract * 100;
+  // Two fills' commissions (the opening one and a closing one), so a loss never takes the cash below zero.
+  const perContractCents = maxLossShareCents * 100 + 2 * shapes.length * settings.commissionPerContract * 100;
   const budget = Math.min(cashOf(book), strategy.maxPositionSize ?? Infinity);
   const contracts = perContractCents > 0 ? Math.floor((budget * 100) / perContractCents) : 0;
   if (!(contracts > 0)) {
@@ -50,6 +51,7 @@ export function openPosition(book: OptionsBook, t: number, sigma: number, days: 
     entryBar: t,
     creditCents,
     entryCommissionCents: commission,
-    maxLossCents: maxLossShareCents * 100 * contracts + commission,
+    maxLossCents: maxLossShareCents * 100 * contracts + 2 * commission,
+    lowestPayoffCents: Math.round(payoffRange(shapes).lowest * 100),
   };
 }

@@ -25,8 +25,10 @@ export interface OpenOptionsPosition {
   /** The net credit per share in cents (negative for a debit). */
   readonly creditCents: number;
   readonly entryCommissionCents: number;
-  /** The maximum loss committed, cents (per contract × contracts, the entry's commission included). */
+  /** The maximum loss committed, cents (per contract × contracts, the entry's and the closing fill's commissions included). */
   readonly maxLossCents: number;
+  /** The structure's lowest value at expiry, cents a share: a close never costs more (closingFills). */
+  readonly lowestPayoffCents: number;
 }
 
 /** How a leg is priced on a close: the underlying's close, the volatility and the years to expiry. */
@@ -64,6 +66,37 @@ export function fillLegs(legs: readonly LegShape[], market: LegMarket, direction
     netCents += leg.sign * legCents;
     spreadPerShare += Math.abs(fill - model);
   }
+  return { cents, netCents, spreadPerShare };
+}
+
+/**
+ * Closing every leg (fillLegs with direction −1), the net never below the structure's lowest value at expiry
+ * (`lowestCents`, cents a share): half-spreads on deep in-the-money legs can add up to more than a vertical's width,
+ * and no one pays more to close a spread than it can ever cost at expiry. The excess comes off the legs' spreads,
+ * whole cents, in leg order, so the legs still add up to the net.
+ */
+export function closingFills(legs: readonly LegShape[], market: LegMarket, lowestCents: number): LegFills {
+  const fills = fillLegs(legs, market, -1);
+  let excess = lowestCents - fills.netCents;
+  if (excess <= 0) return fills;
+  const cents = fills.cents.slice();
+  for (let pass = 0; pass < 2 && excess > 0; pass++) {
+    legs.forEach((leg, i) => {
+      if (excess <= 0) return;
+      const midCents = Math.round(legModel(leg, market) * 100);
+      // First pass: give back at most the spread this leg paid; second pass: whatever is left (a rounding cent).
+      const room = leg.sign > 0 ? (pass === 0 ? Math.max(0, midCents - cents[i]!) : excess) : pass === 0 ? Math.max(0, cents[i]! - midCents) : cents[i]!;
+      const move = Math.min(room, excess);
+      cents[i] = cents[i]! + leg.sign * move;
+      excess -= move;
+    });
+  }
+  let netCents = 0;
+  let spreadPerShare = 0;
+  legs.forEach((leg, i) => {
+    netCents += leg.sign * cents[i]!;
+    spreadPerShare += Math.abs(cents[i]! / 100 - legModel(leg, market));
+  });
   return { cents, netCents, spreadPerShare };
 }
 

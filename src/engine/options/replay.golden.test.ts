@@ -81,7 +81,7 @@ describe('a put credit spread held to expiry', () => {
   it('settles on the expiry’s own bar when it is the last one; fees on the two opening fills only (settlement is no fill)', () => {
     const bars = goldenSeries(closes.slice(0, 10).map((c, i) => [DATES[i]!, c, c] as const));
     const input = { symbol: 'ABC', bars, entry: Uint8Array.of(1, 0, 0, 0, 0, 0, 0, 0, 0, 0), exit: null, volatility: new Float64Array(10).fill(0.5), volatilitySymbol: 'VIX' };
-    // One contract's maximum loss is now 413 + 2 × 0.65 = 414.30: the $2,000 cap buys 4, commission 2 × 4 × 0.65 = 5.20.
+    // One contract's maximum loss is now 413 + 2 fills × 2 legs × 0.65 = 415.60: the $2,000 cap buys 4, commission 2 × 4 × 0.65 = 5.20.
     const replay = replayOptionsStrategy(input, STRATEGY, { commissionPerContract: 0.65, rate: 0 }, 10_000);
     expect(replay.trades[0]).toMatchObject({ exit_date: '2024-01-12', exit_reason: 'expiry', qty: 4, commission: 5.2, pnl: -857.2 });
     expect(replay.final_capital).toBe(9142.8);
@@ -179,7 +179,7 @@ describe('an iron condor', () => {
   it('5 % out of the money, $50 wings: four legs on the $5 grid, their OCC symbols, the credit and fees to the cent', () => {
     // Models: P2800 17.524463 → bought $17.97; P2850 27.847166 → sold $27.15; C3150 31.107503 → sold $30.32;
     // C3200 21.092447 → bought $21.62. Credit 27.15 + 30.32 − 17.97 − 21.62 = $17.88. Max loss per contract
-    // (50 − 17.88) × 100 + 4 × $0.65 = $3,214.60: $10,000 buys 3; the entry's commission 4 × 3 × 0.65 = $7.80.
+    // (50 − 17.88) × 100 + 2 × 4 × $0.65 = $3,217.20 (an opening and a closing commission): $10,000 buys 3; the entry’s commission 4 × 3 × 0.65 = $7.80.
     const replay = replayOptionsStrategy(input([3000, 3000, 3000]), condor({ short_otm_pct: 0.05, wing_width: 50, dte: 45 }), { commissionPerContract: 0.65, rate: 0 }, 10_000);
     const [trade] = replay.trades;
     expect(trade!.legs.map(({ occ_symbol, strike, side, entry_price }) => ({ occ_symbol, strike, side, entry_price }))).toEqual([
@@ -195,7 +195,7 @@ describe('an iron condor', () => {
     expect(trade!.exit_price).toBeCloseTo(exitDebit, 10);
     expect(trade!.pnl).toBe(Math.round((17.88 - trade!.exit_price) * 300 * 100 - 1560) / 100);
     expect(replay.final_capital).toBe(10_000 + trade!.pnl);
-    expect(trade!.return).toBeCloseTo(trade!.pnl / (3212 * 3 + 7.8), 12);
+    expect(trade!.return).toBeCloseTo(trade!.pnl / (3212 * 3 + 2 * 7.8), 12);
   });
 
   it('short delta 0.16: the put at 3000·e^(0.02 × 0.1233 − 0.99446 × 0.2 × √0.1233) = 2804.55 → 2805, the call 3224.94 → 3225', () => {

@@ -66,3 +66,22 @@ describe('no look-ahead', () => {
     );
   });
 });
+
+describe('a loss never exceeds the maximum loss the position was sized by', () => {
+  // Narrow $10 wings closed 7 days before expiry: deep in-the-money legs' half-spreads once added up to more than the
+  // width, so a close cost $13.14 a share on a $10 spread and the cash went below zero.
+  const narrow: OptionsReplayStrategy = { ...CONDOR, spec: { short_delta: 0.16, wing_width: 10, dte: 45 }, maxPositionSize: null, stopLossPct: null, exitMaxDte: 7 };
+  const bars = loadSpxBars();
+  const replay = replayOptionsStrategy({ symbol: 'SPX', bars, entry: null, exit: null, volatility: null, volatilitySymbol: null }, narrow, { commissionPerContract: 0.65, rate: 0 }, 10_000);
+
+  it('no close costs more than the wing width, no return is below −100 %, and the cash stays above zero', () => {
+    expect(replay.trades.length).toBeGreaterThan(5);
+    // The 2000-09-01 condor: its put spread closed at the $10 width, not the $13.14 the half-spreads came to.
+    expect(replay.trades.find((t) => t.entry_date === '2000-09-01')).toMatchObject({ exit_price: 10, return: -1, exit_reason: 'max_dte' });
+    for (const t of replay.trades) {
+      expect(t.exit_price).toBeLessThanOrEqual(10);
+      expect(t.return).toBeGreaterThanOrEqual(-1);
+    }
+    expect(Math.min(...replay.equity_curve)).toBeGreaterThan(0);
+  });
+});

@@ -77,12 +77,21 @@ export function payoffAtExpiry(legs: readonly LegShape[], spot: number): number 
 }
 
 /**
- * The most the structure can lose at expiry per share, given the net credit per share it opened for (negative for a
- * debit): −(credit + the lowest payoff). The payoff is linear between strikes and flat beyond them (every structure
- * here is as long as it is short of each right), so its lowest value is at 0 or at a strike.
+ * The lowest and highest value of the structure at expiry per share. The payoff is linear between strikes and flat
+ * beyond them (every structure here is as long as it is short of each right), so both are at 0 or at a strike.
  */
-export function maxLossPerShare(legs: readonly LegShape[], credit: number): number {
+export function payoffRange(legs: readonly LegShape[]): { lowest: number; highest: number } {
   let lowest = payoffAtExpiry(legs, 0);
-  for (const leg of legs) lowest = Math.min(lowest, payoffAtExpiry(legs, leg.strike));
-  return -(credit + lowest);
+  let highest = lowest;
+  for (const leg of legs) {
+    const value = payoffAtExpiry(legs, leg.strike);
+    lowest = Math.min(lowest, value);
+    highest = Math.max(highest, value);
+  }
+  return { lowest, highest };
+}
+
+/** The most the structure can lose at expiry per share, given the net credit per share it opened for (negative for a debit): −(credit + the lowest payoff). */
+export function maxLossPerShare(legs: readonly LegShape[], credit: number): number {
+  return -(credit + payoffRange(legs).lowest);
 }
