@@ -20,7 +20,7 @@ export function IdentityFields(props: { value: StrategyInputs; errors: Errors; s
       <TextField label="Name" required {...text('name')} />
       <SelectField
         label="Strategy type"
-        hint="Options types take legs in the compliance check; backtests replay equity types only."
+        hint="Options types take legs in the compliance check, and their backtests price the legs with a model (see Options spec)."
         choices={STRATEGY_TYPES}
         {...select('strategy_type')}
       />
