@@ -15,7 +15,7 @@ import { LibraryResults } from './library-results';
 import { LoadStrategy } from './load-strategy';
 import { SignedInPage } from './signed-in-page';
 import { isOptionsType, normaliseSymbols, strategyTypeLabel } from './strategy-labels';
-import type { LibraryBacktestRequest, LibraryBacktestResult, StrategyView } from './types';
+import type { BacktestAnswer, LibraryBacktestRequest, StrategyView } from './types';
 import { useRequest } from './use-request';
 
 interface BacktestInputs {
@@ -26,8 +26,11 @@ interface BacktestInputs {
 }
 
 const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period']);
-/** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest"). */
-const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', no_bars: 'period', invalid_period: 'end_date' };
+/**
+ * Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest");
+ * `options_spec_required` is said with a link to the strategy's form, where the spec is given.
+ */
+const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', no_bars: 'period', invalid_period: 'end_date', options_spec_required: 'options_spec' };
 const place = (error: unknown) => placeApiError(error, CONTROLS, CONTROL_OF_CODE);
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,7 +65,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
     end_date: DEFAULT_MARKET_INPUTS.end_date,
     starting_capital: DEFAULT_MARKET_INPUTS.initial_capital,
   });
-  const run = useRequest<LibraryBacktestResult>(place);
+  const run = useRequest<BacktestAnswer>(place);
   /** The request whose answer is on screen: its period is compared with the bars it used. */
   const [asked, setAsked] = useState<LibraryBacktestRequest | undefined>(undefined);
   const form = useRef<HTMLFormElement>(null);
@@ -84,7 +87,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
       starting_capital: decimalOf(inputs.starting_capital),
     };
     await run.start(async () => {
-      const answer = await api.post<LibraryBacktestResult>('/api/backtest/run', body);
+      const answer = await api.post<BacktestAnswer>('/api/backtest/run', body);
       setAsked(body);
       return answer;
     });
@@ -97,7 +100,10 @@ function BacktestForm(props: { strategy: StrategyView }) {
         <Link href="/library">Back to your library</Link>
       </p>
       {isOptionsType(strategy.strategy_type) && (
-        <Notice kind="info">Backtests replay equity strategies only: there is no options data yet, so the server will refuse this one.</Notice>
+        <p class="muted">
+          The legs are priced by a model (Black–Scholes on the underlying's close), not by market quotes: no option prices are stored. The results say which volatility and
+          spread the model used.
+        </p>
       )}
       <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
         <div class="form-grid wide">
@@ -116,6 +122,11 @@ function BacktestForm(props: { strategy: StrategyView }) {
           <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
           <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
+        {errors.options_spec && (
+          <Notice kind="error">
+            {errors.options_spec} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy to give its options spec</Link>.
+          </Notice>
+        )}
         <RunActions id="library-backtest-error" formError={run.errors.form} running={run.running} disabled={false} idle="Run backtest" busy="Running…" progress="Running backtest" />
       </form>
       <ResultsSection
@@ -133,7 +144,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
                 symbols={run.result.symbols}
               />
             )}
-            <LibraryResults result={run.result} strategyName={strategy.name} />
+            <LibraryResults result={run.result} strategy={strategy} />
           </>
         )}
       </ResultsSection>

@@ -3,10 +3,13 @@ import { EquityCharts } from '../lab/equity-charts';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../lab/metric-cards';
 import { LibraryTradesTable } from './library-trades-table';
+import { OptionsNotes } from './options-notes';
+import { OptionsTradesTable } from './options-trades-table';
+import { isOptionsResult } from './options-words';
 import { statsBySymbol } from './symbol-stats';
-import type { LibraryBacktestResult, LibraryStats } from './types';
+import type { BacktestAnswer, LibraryBacktestResult, LibraryStats, StrategyView } from './types';
 
-function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[] {
+function metricsOf(stats: LibraryStats, result: BacktestAnswer): Metric[] {
   return [
     { label: 'Total return', value: formatPercent(stats.total_return), tone: signClass(stats.total_return), explanation: 'Final capital ÷ starting capital − 1.' },
     { label: 'Annualized return', value: formatPercent(stats.annualized_return), tone: signClass(stats.annualized_return), explanation: 'The yearly rate that compounds to the total return.' },
@@ -20,18 +23,39 @@ function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[]
   ];
 }
 
-/** A library backtest's answer: stats, equity and drawdown charts (the lab's), per-symbol stats and the trades. */
-export function LibraryResults(props: { result: LibraryBacktestResult; strategyName: string }) {
+/**
+ * A library backtest's answer: stats, equity and drawdown charts (the lab's), then per-symbol stats and the
+ * trades; an options replay says first that its prices are modeled, and lists its positions with their legs.
+ */
+export function LibraryResults(props: { result: BacktestAnswer; strategy: StrategyView }) {
+  const { result, strategy } = props;
+  return (
+    <>
+      <p class="results__what">
+        <strong>{strategy.name}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
+        {formatCount(result.dates.length)} daily bars)
+      </p>
+      {isOptionsResult(result) && <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />}
+      <MetricCardList metrics={metricsOf(result.stats, result)} />
+      <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
+      {isOptionsResult(result) ? (
+        <>
+          <h3>Trades</h3>
+          <OptionsTradesTable trades={result.trades} />
+        </>
+      ) : (
+        <EquityTrades result={result} />
+      )}
+    </>
+  );
+}
+
+/** An equity replay's trades: per-symbol stats, then every round trip. */
+function EquityTrades(props: { result: LibraryBacktestResult }) {
   const { result } = props;
   const bySymbol = useMemo(() => Object.entries(statsBySymbol(result.trades)).sort(([a], [b]) => (a < b ? -1 : 1)), [result]);
   return (
     <>
-      <p class="results__what">
-        <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
-        {formatCount(result.dates.length)} daily bars)
-      </p>
-      <MetricCardList metrics={metricsOf(result.stats, result)} />
-      <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
       <h3 id="by-symbol-heading">By symbol</h3>
       {bySymbol.length === 0 ? (
         <p class="muted">No trades on any symbol.</p>
