@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, TICKER } from './strategy-inputs';
 import { checkSpecInputs, EMPTY_SPEC_INPUTS, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
-import { creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords } from './options-words';
+import { creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords, specSummary } from './options-words';
 import type { BacktestAnswer, StrategyView } from './types';
 
 const isTicker = (symbol: string) => TICKER.test(symbol);
@@ -111,6 +111,11 @@ describe('an options backtest in words', () => {
     expect(legWords({ side: 'long', right: 'call' })).toBe('Long call');
     expect(creditWords(1.25)).toBe('$1.25');
     expect(creditWords(-0.8)).toBe('$0.80 debit');
+  });
+
+  it('sums a spec up for the library list', () => {
+    expect(specSummary({ short_delta: 0.16, wing_width: 10, dte: 45 }, null)).toBe('short delta 0.16, $10.00 wings, 45 days to expiry');
+    expect(specSummary({ structure: 'put_credit', short_otm_pct: 0.05, width: 5, dte: 30 }, 'VIX')).toBe('put credit, short 5.00% out of the money, $5.00 wide, 30 days to expiry, volatility VIX');
   });
 
   it('explains skipped entries, one sentence per cause', () => {

@@ -1,5 +1,5 @@
 import { formatCount, formatMoney, formatPercent } from '../ui/format';
-import type { BacktestAnswer, OptionLeg, OptionsBacktestResult, OptionsExitReason, OptionsPricing, VerticalStructure } from './types';
+import type { BacktestAnswer, OptionLeg, OptionsBacktestResult, OptionsExitReason, OptionsPricing, OptionsSpec, VerticalStructure } from './types';
 
 /**
  * What an options backtest says in words (pure, unit-tested in options-logic.test.ts): the structures, the exit
@@ -18,6 +18,17 @@ export const STRUCTURE_CHOICES: readonly { value: VerticalStructure; label: stri
   { value: 'put_debit', label: 'Put debit spread (buy a put, sell a lower one)' },
   { value: 'call_debit', label: 'Call debit spread (buy a call, sell a higher one)' },
 ];
+
+/** A spec in the library list's words: "short delta 0.16, $10.00 wings, 45 days to expiry", a vertical's structure first. */
+export function specSummary(spec: OptionsSpec, volatilitySymbol: string | null): string {
+  const parts: string[] = [];
+  if ('structure' in spec) parts.push(spec.structure.replace('_', ' '));
+  parts.push(spec.short_delta !== undefined ? `short delta ${spec.short_delta}` : `short ${formatPercent(spec.short_otm_pct ?? null)} out of the money`);
+  parts.push('wing_width' in spec ? `${formatMoney(spec.wing_width)} wings` : `${formatMoney(spec.width)} wide`);
+  parts.push(`${spec.dte} days to expiry`);
+  if (volatilitySymbol) parts.push(`volatility ${volatilitySymbol}`);
+  return parts.join(', ');
+}
 
 const EXIT_REASONS: Readonly<Record<OptionsExitReason, string>> = {
   stop_loss: 'Stop loss',
