@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, TICKER } from './strategy-inputs';
+import { ApiError } from '../api';
+import { placeApiError } from './errors';
+import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, STRATEGY_CONTROLS, TICKER } from './strategy-inputs';
 import { checkSpecInputs, EMPTY_SPEC_INPUTS, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
 import { creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords, specSummary } from './options-words';
 import type { BacktestAnswer, StrategyView } from './types';
@@ -86,6 +88,17 @@ describe('the options spec in the strategy form’s bodies', () => {
     expect(patchBody({ ...inputsOf(saved), 'options_spec.short_delta': '', 'options_spec.wing_width': '', 'options_spec.dte': '' }, saved)).toEqual({ options_spec: null });
     // Made an equity strategy: the spec goes with the type.
     expect(patchBody({ ...inputsOf(saved), strategy_type: 'equity_long' }, saved)).toEqual({ strategy_type: 'equity_long', options_spec: null });
+  });
+});
+
+describe('API refusals of a spec beside their boxes', () => {
+  const refusal = (field: string) => new ApiError(400, 'validation', 'msg', [{ field }]);
+  it('places a spec field’s refusal on its box, and one about the spec as a whole on the fieldset', () => {
+    expect(placeApiError(refusal('body.options_spec.wing_width'), STRATEGY_CONTROLS)).toEqual({ fields: { 'options_spec.wing_width': 'msg' } });
+    expect(placeApiError(refusal('body.options_spec.short_otm_pct'), STRATEGY_CONTROLS)).toEqual({ fields: { 'options_spec.short_otm_pct': 'msg' } });
+    expect(placeApiError(refusal('body.options_spec'), STRATEGY_CONTROLS)).toEqual({ fields: { options_spec: 'msg' } });
+    expect(placeApiError(refusal('body.options_spec.legs'), STRATEGY_CONTROLS)).toEqual({ fields: { options_spec: 'msg' } });
+    expect(placeApiError(refusal('body.volatility_symbol'), STRATEGY_CONTROLS)).toEqual({ fields: { volatility_symbol: 'msg' } });
   });
 });
 

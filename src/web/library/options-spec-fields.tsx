@@ -79,7 +79,7 @@ export function OptionsSpecFields(props: { type: OptionsType; value: OptionsSpec
           />
         )}
         <TextField
-          label="Days to expiry"
+          label="Days to expiry at entry"
           inputMode="numeric"
           hint="Calendar days (weekends included) from the entry to the options' expiry, such as 45."
           {...text('options_spec.dte')}

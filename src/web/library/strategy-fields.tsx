@@ -134,13 +134,13 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Minimum credit ($)"
             inputMode="decimal"
-            hint="Credit strategies: the least net credit an entry must collect. Empty: no minimum."
+            hint="Credit strategies: the least net credit per share an entry must collect (a backtest skips an entry whose modeled credit is smaller). Empty: no minimum."
             {...text('credit_min_amount')}
           />
           <TextField
             label="Max days to expiry"
             inputMode="numeric"
-            hint="The most days to expiration an entry's legs may have. Empty: no limit."
+            hint="Trade checks: the most calendar days to expiry an entry's legs may have. Backtests: close a position once its days to expiry fall to this. Empty: no limit."
             {...text('exit_max_dte')}
           />
         </div>

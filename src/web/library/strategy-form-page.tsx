@@ -13,11 +13,8 @@ import { IdentityFields, RuleFields } from './strategy-fields';
 import { OptionsSpecFields } from './options-spec-fields';
 import type { OptionsSpecInputs } from './options-spec-inputs';
 import { isOptionsType } from './strategy-labels';
-import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, type StrategyInputs } from './strategy-inputs';
+import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, STRATEGY_CONTROLS, type StrategyInputs } from './strategy-inputs';
 import type { StrategyView } from './types';
-
-/** The form's controls by the API's field names, where a 400's `details[].field` is placed (`options_spec`: the spec's fieldset). */
-const CONTROLS = new Set([...Object.keys(EMPTY_INPUTS), 'options_spec']);
 
 /** The errors a change of `key` makes obsolete: its own, and a spec box's change the whole spec's. */
 const obsoleteBy = (key: string) => (key.startsWith('options_spec') || key === 'options_strike_by' ? [key, 'options_spec'] : [key]);
@@ -81,7 +78,7 @@ function StrategyForm(props: { saved: StrategyView | undefined }) {
     } catch (error) {
       setBusy(false);
       if (isSignedOut(error)) return void reload();
-      setErrors(placeApiError(error, CONTROLS, { invalid_rule: 'entry_rule' }));
+      setErrors(placeApiError(error, STRATEGY_CONTROLS, { invalid_rule: 'entry_rule' }));
     }
   }
 

@@ -49,6 +49,9 @@ export const EMPTY_INPUTS: StrategyInputs = {
   ...EMPTY_SPEC_INPUTS,
 };
 
+/** The form's controls by the API's field names, where a 400's `details[].field` is placed (`options_spec`: the spec's fieldset). */
+export const STRATEGY_CONTROLS: ReadonlySet<string> = new Set([...Object.keys(EMPTY_INPUTS), 'options_spec']);
+
 /** A fraction as the percentage typed for it: 0.07 → "7" (not 7.000000000000001). */
 export function percentOf(fraction: number): string {
   return String(Number((fraction * 100).toPrecision(12)));
