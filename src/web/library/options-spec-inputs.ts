@@ -1,4 +1,4 @@
-import { decimalOf } from './decimal-text';
+import { decimalOf, fractionOf, percentOf } from './decimal-text';
 import type { OptionsSpec, VerticalStructure } from './types';
 
 /**
@@ -46,10 +46,6 @@ export type OptionsType = 'iron_condor' | 'vertical_spread';
 /** The most calendar days to expiry the API takes (its MAX_DTE_LIMIT; library-logic.test.ts checks they match). */
 const MAX_SPEC_DTE = 3650;
 
-/** A fraction as the percentage typed for it, and back, without floating-point residue (0.07 ↔ "7"). */
-const percentText = (fraction: number) => String(Number((fraction * 100).toPrecision(12)));
-const fractionOfPercent = (percent: number) => Number((percent / 100).toPrecision(12));
-
 /** The form's boxes for a stored spec (null: empty boxes) and volatility symbol. */
 export function specInputsOf(spec: OptionsSpec | null, volatilitySymbol: string | null): OptionsSpecInputs {
   if (!spec) return { ...EMPTY_SPEC_INPUTS, volatility_symbol: volatilitySymbol ?? '' };
@@ -59,7 +55,7 @@ export function specInputsOf(spec: OptionsSpec | null, volatilitySymbol: string 
     ...('structure' in spec ? { 'options_spec.structure': spec.structure } : {}),
     options_strike_by: spec.short_otm_pct !== undefined ? 'otm' : 'delta',
     'options_spec.short_delta': spec.short_delta === undefined ? '' : String(spec.short_delta),
-    'options_spec.short_otm_pct': spec.short_otm_pct === undefined ? '' : percentText(spec.short_otm_pct),
+    'options_spec.short_otm_pct': spec.short_otm_pct === undefined ? '' : percentOf(spec.short_otm_pct),
     ...width,
     'options_spec.dte': String(spec.dte),
     volatility_symbol: volatilitySymbol ?? '',
@@ -87,7 +83,7 @@ export function specOf(type: OptionsType, inputs: OptionsSpecInputs): OptionsSpe
   const short =
     inputs.options_strike_by === 'delta'
       ? { short_delta: decimalOf(inputs[keys.short]) }
-      : { short_otm_pct: fractionOfPercent(decimalOf(inputs[keys.short])) };
+      : { short_otm_pct: fractionOf(decimalOf(inputs[keys.short])) };
   const dte = decimalOf(inputs[keys.dte]);
   const width = decimalOf(inputs[keys.width]);
   return type === 'iron_condor' ? { ...short, wing_width: width, dte } : { structure: inputs['options_spec.structure'], ...short, width, dte };

@@ -1,9 +1,10 @@
-import { decimalOf } from './decimal-text';
+import { decimalOf, fractionOf, percentOf } from './decimal-text';
 import { ruleProblem } from '../../strategies/grammar/index';
 import { isOptionsType, normaliseSymbols } from './strategy-labels';
 import { checkSpecInputs, EMPTY_SPEC_INPUTS, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
 import type { AllowedSides, StrategyFields, StrategyType, StrategyView } from './types';
 
+export { fractionOf, percentOf } from './decimal-text';
 export { isOptionsType, normaliseSymbols, SIDE_CHOICES, STRATEGY_TYPES, strategyTypeLabel } from './strategy-labels';
 
 /**
@@ -51,16 +52,6 @@ export const EMPTY_INPUTS: StrategyInputs = {
 
 /** The form's controls by the API's field names, where a 400's `details[].field` is placed (`options_spec`: the spec's fieldset). */
 export const STRATEGY_CONTROLS: ReadonlySet<string> = new Set([...Object.keys(EMPTY_INPUTS), 'options_spec']);
-
-/** A fraction as the percentage typed for it: 0.07 → "7" (not 7.000000000000001). */
-export function percentOf(fraction: number): string {
-  return String(Number((fraction * 100).toPrecision(12)));
-}
-
-/** A percentage typed as the fraction stored: "20" → 0.2. */
-export function fractionOf(percent: number): number {
-  return Number((percent / 100).toPrecision(12));
-}
 
 const numberText = (value: number | null) => (value === null ? '' : String(value));
 
