@@ -112,7 +112,11 @@ function BacktestForm(props: { strategy: StrategyView }) {
             <TickerField
               label="Symbols"
               name="symbols"
-              hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
+              hint={
+                isOptionsType(strategy.strategy_type)
+                  ? "The underlying the options are on, such as SPX; it must be in the strategy's allowed symbols."
+                  : "Tickers separated by commas; each must be in the strategy's allowed symbols."
+              }
               value={inputs.symbols}
               error={errors.symbols}
               onValue={(typed) => set('symbols', typed)}
