@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatOccSymbol } from '../engine/options/occ-format.js';
 import { parseOccSymbol } from './occ-symbol.js';
 
 describe('parseOccSymbol', () => {
@@ -36,5 +38,18 @@ describe('parseOccSymbol', () => {
     ['SPY-A261218C00450000', 'punctuation in the root'],
   ])('refuses %j (%s)', (symbol) => {
     expect(parseOccSymbol(symbol)).toBeNull();
+  });
+});
+
+describe('parseOccSymbol reads what the engine’s formatOccSymbol writes', () => {
+  it('round-trips root, expiry, right and strike', () => {
+    const rights = fc.constantFrom<'call' | 'put'>('call', 'put');
+    const dates = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    const strikes = fc.integer({ min: 1, max: 99_999_999 }).map((thousandths) => thousandths / 1000);
+    fc.assert(
+      fc.property(fc.constantFrom('SPX', 'SPY', 'A', 'QQQ2'), dates, rights, strikes, (root, expiry, right, strike) => {
+        expect(parseOccSymbol(formatOccSymbol(root, expiry, right, strike))).toMatchObject({ root, expiry, type: right, strike });
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpxBars } from '../../test/fixtures/bar-series.js';
-import { calendarDaysBetween, dayNumber, dayNumbersOf, timestamp } from './dates.js';
+import { calendarDaysBetween, dateOfDayNumber, dayNumber, dayNumbersOf, timestamp, weekdayOf } from './dates.js';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -56,5 +56,20 @@ describe('bar date arithmetic', () => {
     const odd = ['2024-01-02', 'bad', '\uffff\uffff\uffff\uffff-01-01'];
     for (const bar of [1, 2, 1, 2]) expect(dayNumbersOf(odd).at(bar)).toBe(dayNumber(odd[bar]!));
     expect(Math.abs(dayNumber(odd[2]!))).toBeGreaterThan(2 ** 31);
+  });
+});
+
+describe('dateOfDayNumber and weekdayOf', () => {
+  it('dateOfDayNumber inverts dayNumber, leap days and centuries included', () => {
+    for (const date of ['1970-01-01', '1969-12-31', '2000-02-29', '1900-03-01', '2020-03-20', '2026-12-31', '0001-01-01', '9999-12-31']) {
+      expect(dateOfDayNumber(dayNumber(date))).toBe(date);
+    }
+    for (let day = dayNumber('1999-01-01'); day < dayNumber('2001-12-31'); day += 13) expect(dayNumber(dateOfDayNumber(day))).toBe(day);
+  });
+
+  it('weekdayOf: 2020-03-20 was a Friday (5), 1970-01-01 a Thursday (4), 1969-12-28 a Sunday (0)', () => {
+    expect(weekdayOf(dayNumber('2020-03-20'))).toBe(5);
+    expect(weekdayOf(dayNumber('1970-01-01'))).toBe(4);
+    expect(weekdayOf(dayNumber('1969-12-28'))).toBe(0);
   });
 });

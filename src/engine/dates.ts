@@ -74,3 +74,22 @@ export class DayNumbers {
     return this.at(to) - this.at(from);
   }
 }
+
+/** The 'YYYY-MM-DD' date of a day number (days from 1970-01-01; Hinnant's civil_from_days), the inverse of dayNumber. */
+export function dateOfDayNumber(days: number): string {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** The day of the week of a day number: 0 Sunday … 6 Saturday (1970-01-01 was a Thursday). */
+export function weekdayOf(days: number): number {
+  return (((days + 4) % 7) + 7) % 7;
+}

@@ -8,6 +8,7 @@
 import { parseOccSymbol } from '../compliance/occ-symbol.js';
 import { calendarDaysBetween } from '../engine/dates.js';
 import { blackScholesPrice, realizedVolatility, VOLATILITY_RETURNS, yearsToExpiry } from '../engine/options/black-scholes.js';
+import { boughtPrice, centsDown, centsNearest, centsUp, soldPrice } from '../engine/options/modeled-spread.js';
 import { money } from '../compliance/compliance-rules.js';
 import type { StructureLeg } from './structure-payoff.js';
 
@@ -47,27 +48,18 @@ export function modeledQuote(legs: readonly StructureLeg[], market: ModelMarket)
     if (!option) throw new RangeError(`not an OCC symbol: ${leg.symbol}`);
     const years = yearsToExpiry(calendarDaysBetween(market.today, option.expiry));
     const model = blackScholesPrice({ right: option.type, spot, strike: option.strike, years, volatility, rate: market.rate ?? 0 });
-    const half = Math.max(0.05 * model, 0.05) / 2;
-    const [bought, sold] = [model + half, Math.max(0, model - half)];
+    const [bought, sold] = [boughtPrice(model), soldPrice(model)];
     const sign = leg.side === 'buy' ? 1 : -1;
     ask += leg.ratio * (sign > 0 ? bought : -sold);
     bid += leg.ratio * (sign > 0 ? sold : -bought);
     mid += sign * leg.ratio * model;
   }
-  return { ask: toCent(ask, Math.ceil), bid: toCent(bid, Math.floor), mid: toCent(mid, Math.round), volatility };
+  return { ask: centsUp(ask), bid: centsDown(bid), mid: centsNearest(mid), volatility };
 }
 
 /** Whether an order with net price limit `limit` (a debit ≥ 0, a credit < 0) fills at `ask`: a debit no higher, a credit no smaller. */
 export function isMarketable(quote: ModeledQuote, limit: number): boolean {
   return quote.ask <= limit;
-}
-
-/** To the cent in the given direction, ignoring a double's last-digit noise (12.3000000001 is 12.30). */
-function toCent(price: number, round: (value: number) => number): number {
-  const cents = price * 100;
-  const nearest = Math.round(cents);
-  // + 0: never −0 (a sold worthless leg).
-  return (Math.abs(cents - nearest) < 1e-6 ? nearest : round(cents)) / 100 + 0;
 }
 
 /** The volatility as the app words it: "16.2 %". */

@@ -76,4 +76,10 @@ describe('realizedVolatility', () => {
     const closes = [5, ...Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? 100 : 101))];
     expect(realizedVolatility(closes)).toBeCloseTo(Math.log(1.01) * Math.sqrt(20 / 19) * Math.sqrt(252), 12);
   });
+
+  it('reads the closes before `end` only (a replay’s bar t is end t + 1), from a typed column too', () => {
+    const closes = Float64Array.from([...Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? 100 : 101)), 500, 7]);
+    expect(realizedVolatility(closes, 21)).toBeCloseTo(Math.log(1.01) * Math.sqrt(20 / 19) * Math.sqrt(252), 12);
+    expect(realizedVolatility(closes, 20)).toBeNull();
+  });
 });

@@ -43,15 +43,18 @@ export function yearsToExpiry(calendarDays: number): number {
 
 /**
  * The sample standard deviation (n − 1) of the last 20 daily log returns of `closes` (oldest first) × √252, or null
- * with fewer than 21 closes.
+ * with fewer than 21 closes. `end` (default: all of them) ends the closes read, so a replay asks for bar t's
+ * volatility as `realizedVolatility(closes, t + 1)` without copying.
  */
-export function realizedVolatility(closes: readonly number[]): number | null {
-  if (closes.length < VOLATILITY_RETURNS + 1) return null;
-  const recent = closes.slice(-(VOLATILITY_RETURNS + 1));
-  const returns = recent.slice(1).map((close, index) => Math.log(close / recent[index]!));
-  const mean = returns.reduce((sum, r) => sum + r, 0) / returns.length;
-  const variance = returns.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (returns.length - 1);
-  return Math.sqrt(variance * TRADING_DAYS);
+export function realizedVolatility(closes: ArrayLike<number>, end: number = closes.length): number | null {
+  if (end < VOLATILITY_RETURNS + 1) return null;
+  const first = end - VOLATILITY_RETURNS;
+  let sum = 0;
+  for (let i = first; i < end; i++) sum += Math.log(closes[i]! / closes[i - 1]!);
+  const mean = sum / VOLATILITY_RETURNS;
+  let squares = 0;
+  for (let i = first; i < end; i++) squares += (Math.log(closes[i]! / closes[i - 1]!) - mean) ** 2;
+  return Math.sqrt((squares / (VOLATILITY_RETURNS - 1)) * TRADING_DAYS);
 }
 
 /**

@@ -303,12 +303,12 @@ function paid(book: Book, qty: number, price: number, reference: number, commiss
   book.slippagePaid += Math.abs(price - reference) * qty;
 }
 
-/** Every statistic, each defined once in engine/metrics.ts. */
-function libraryStats(
+/** Every statistic, each defined once in engine/metrics.ts (the options replay computes its own with this too). */
+export function libraryStats(
   dates: readonly string[],
   equity: Float64Array,
   drawdowns: Float64Array,
-  trades: readonly LibraryTrade[],
+  trades: readonly Pick<LibraryTrade, 'pnl' | 'entry_date' | 'exit_date'>[],
   held: Uint8Array,
   startingCapital: number,
 ): LibraryStats {
