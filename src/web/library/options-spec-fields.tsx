@@ -52,7 +52,7 @@ export function OptionsSpecFields(props: { type: OptionsType; value: OptionsSpec
           <TextField
             label="Short strike delta"
             inputMode="decimal"
-            hint="Between 0 and 1: 0.16 sells the strike whose option the model gives a delta of 0.16, roughly a 16 % chance of finishing in the money."
+            hint="Between 0 and 1: 0.16 sells the option the model gives a delta of 0.16 (−0.16 for a put), roughly a 16 % chance of finishing in the money. Strikes round to the listed grid."
             {...text('options_spec.short_delta')}
           />
         ) : (
@@ -81,7 +81,7 @@ export function OptionsSpecFields(props: { type: OptionsType; value: OptionsSpec
         <TextField
           label="Days to expiry at entry"
           inputMode="numeric"
-          hint="Calendar days (weekends included) from the entry to the options' expiry, such as 45."
+          hint="Calendar days from the entry, weekends included, such as 45: the options expire on the Friday on or before that day."
           {...text('options_spec.dte')}
         />
         <TickerField

@@ -102,13 +102,13 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Profit target (%)"
             inputMode="decimal"
-            hint={`Close when the gain reaches this percent of the entry price (of the credit received, for credit strategies). Empty: none.${storedAs(value.exit_profit_target_pct, 1)}`}
+            hint={`Close when the gain reaches this percent of the entry price (options: of the credit, so 50 closes once half of it is kept). Empty: none.${storedAs(value.exit_profit_target_pct, 1)}`}
             {...text('exit_profit_target_pct')}
           />
           <TextField
             label="Stop loss (%)"
             inputMode="decimal"
-            hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 %. Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
+            hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 % (options: of the credit). Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
             {...text('exit_stop_loss_pct')}
           />
           <TextField
