@@ -51,9 +51,14 @@ describe('the options spec typed in the form and sent to the API', () => {
     });
     expect(checkSpecInputs('vertical_spread', { ...condor, 'options_spec.short_delta': '16', 'options_spec.width': '0', 'options_spec.dte': '4.5', volatility_symbol: '1VIX' }, isTicker)).toEqual({
       'options_spec.short_delta': 'Enter a delta above 0 and below 1, such as 0.16.',
-      'options_spec.width': 'Enter a width in dollars above 0, such as 5.',
+      'options_spec.width': 'Enter a width in dollars above 0 and at most 1,000, such as 5.',
       'options_spec.dte': 'Enter a whole number of days from 1 to 3650.',
       volatility_symbol: '“1VIX” is not a ticker such as VIX.',
+    });
+    // An iron condor's short put and call cannot both be past the money.
+    expect(checkSpecInputs('iron_condor', { ...condor, 'options_spec.short_delta': '0.5', 'options_spec.wing_width': '1000.01' }, isTicker)).toEqual({
+      'options_spec.short_delta': 'Enter a delta above 0 and below 0.5, such as 0.16.',
+      'options_spec.wing_width': 'Enter a width in dollars above 0 and at most 1,000, such as 5.',
     });
     expect(checkSpecInputs('vertical_spread', { ...condor, options_strike_by: 'otm', 'options_spec.short_otm_pct': '100', 'options_spec.width': '5' }, isTicker)).toEqual({
       'options_spec.short_otm_pct': 'Enter a percentage above 0 and below 100, such as 5.',

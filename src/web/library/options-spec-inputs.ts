@@ -1,3 +1,4 @@
+import { formatCount } from '../ui/format';
 import { decimalOf, fractionOf, percentOf } from './decimal-text';
 import type { OptionsSpec, VerticalStructure } from './types';
 
@@ -43,8 +44,11 @@ export const SPEC_CONTROLS = ['options_spec', ...(Object.keys(EMPTY_SPEC_INPUTS)
 
 export type OptionsType = 'iron_condor' | 'vertical_spread';
 
-/** The most calendar days to expiry the API takes (its MAX_DTE_LIMIT; library-logic.test.ts checks they match). */
-const MAX_SPEC_DTE = 3650;
+/** The API's bounds (src/strategies/options-spec.ts; options-logic.test.ts checks they match). */
+export const MAX_SPEC_DTE = 3650;
+export const MAX_SPEC_WIDTH = 1000;
+/** An iron condor sells a put and a call: a delta of 0.5 or more would put the short strikes past each other. */
+export const MAX_CONDOR_DELTA = 0.5;
 
 /** The form's boxes for a stored spec (null: empty boxes) and volatility symbol. */
 export function specInputsOf(spec: OptionsSpec | null, volatilitySymbol: string | null): OptionsSpecInputs {
@@ -120,11 +124,12 @@ export function checkSpecInputs(type: OptionsType, inputs: OptionsSpecInputs, is
     else if (!Number.isFinite(value) || !test(value)) errors[key] = wrong;
   };
   if (keys.short === 'options_spec.short_delta') {
-    read(keys.short, 'Enter the short strike’s delta, such as 0.16.', (value) => value > 0 && value < 1, 'Enter a delta above 0 and below 1, such as 0.16.');
+    const most = type === 'iron_condor' ? MAX_CONDOR_DELTA : 1;
+    read(keys.short, 'Enter the short strike’s delta, such as 0.16.', (value) => value > 0 && value < most, `Enter a delta above 0 and below ${most}, such as 0.16.`);
   } else {
     read(keys.short, 'Enter how far out of the money the short strike is, such as 5.', (value) => value > 0 && value < 100, 'Enter a percentage above 0 and below 100, such as 5.');
   }
-  read(keys.width, 'Enter the width in dollars, such as 5.', (value) => value > 0, 'Enter a width in dollars above 0, such as 5.');
+  read(keys.width, 'Enter the width in dollars, such as 5.', (value) => value > 0 && value <= MAX_SPEC_WIDTH, `Enter a width in dollars above 0 and at most ${formatCount(MAX_SPEC_WIDTH)}, such as 5.`);
   read(keys.dte, 'Enter the days to expiry, such as 45.', (value) => Number.isInteger(value) && value >= 1 && value <= MAX_SPEC_DTE, `Enter a whole number of days from 1 to ${MAX_SPEC_DTE}.`);
   return errors;
 }
