@@ -75,7 +75,7 @@ describe('tradelab command line', () => {
       ),
     );
     const applied = outputs.map((o) => JSON.parse(o.stdout) as string[]);
-    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0011_order_fill_source', '0012_option_settlement', '0013_trailing_stop']]);
+    expect(applied.filter((names) => names.length > 0)).toEqual([['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0011_order_fill_source', '0012_option_settlement', '0013_trailing_stop', '0014_options_spec']]);
   });
 
   it('stops at start-up with a message naming each bad variable', async () => {

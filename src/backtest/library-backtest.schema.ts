@@ -31,19 +31,55 @@ export const LibraryBacktestRequest = Type.Object(
 );
 export type LibraryBacktestRequest = Static<typeof LibraryBacktestRequest>;
 
+const OptionLeg = Type.Object({
+  occ_symbol: Type.String({ description: 'OCC symbol, compact form, e.g. SPX240216P02800000' }),
+  right: Type.Union([Type.Literal('call'), Type.Literal('put')]),
+  strike: Type.Number(),
+  expiry: Type.String({ description: 'YYYY-MM-DD' }),
+  side: Type.Union([Type.Literal('long'), Type.Literal('short')]),
+  entry_price: Type.Number({ description: 'Fill price per share at the entry (model price ± half the modeled spread)' }),
+  exit_price: Type.Number({ description: 'Fill price per share at the exit, or the intrinsic value at settlement' }),
+});
+
 const Trade = Type.Object({
   symbol: Type.String(),
   side: Type.Union([Type.Literal('long'), Type.Literal('short')]),
   entry_date: Type.String({ description: 'Fill bar, YYYY-MM-DD' }),
-  entry_price: Type.Number({ description: 'Open of the fill bar' }),
+  entry_price: Type.Number({ description: 'Open of the fill bar (options: the net credit, or the debit, per share at the entry close)' }),
   exit_date: Type.String({ description: 'Fill bar of the exit, YYYY-MM-DD (the last bar for end_of_period)' }),
   exit_price: Type.Number({ description: 'Open of the exit bar, or the last close for end_of_period' }),
-  qty: Type.Integer({ description: 'Whole shares' }),
+  qty: Type.Integer({ description: 'Whole shares (options: contracts)' }),
   pnl: Type.Number({ description: 'long: qty × (exit − entry); short: qty × (entry − exit)' }),
   return: Type.Number({ description: 'long: exit / entry − 1; short: (entry − exit) / entry' }),
-  exit_reason: Type.Union([Type.Literal('stop_loss'), Type.Literal('trailing_stop'), Type.Literal('profit_target'), Type.Literal('exit_rule'), Type.Literal('end_of_period')]),
+  exit_reason: Type.Union(
+    [
+      Type.Literal('stop_loss'), Type.Literal('trailing_stop'), Type.Literal('profit_target'), Type.Literal('exit_rule'), Type.Literal('end_of_period'),
+      Type.Literal('max_dte'), Type.Literal('expiry'),
+    ],
+    { description: '`max_dte` and `expiry`: options strategies only; `trailing_stop`: equity only' },
+  ),
   commission: Type.Optional(Type.Number({ description: 'Both fills’ commissions, to the cent (present when the request named an execution setting)' })),
+  credit: Type.Optional(Type.Number({ description: 'Options strategies: the net credit per share at the entry (negative for a debit)' })),
+  legs: Type.Optional(Type.Array(OptionLeg, { description: 'Options strategies: each leg with its fills' })),
 });
+
+const Pricing = Type.Object(
+  {
+    model: Type.Literal('black_scholes'),
+    volatility: Type.String({ description: '`realized_20d`, or the strategy’s volatility_symbol (its close / 100)' }),
+    spread: Type.String({ description: 'The modeled bid–ask spread, in words' }),
+    rate: Type.Number({ description: 'The risk-free rate (config OPTIONS_RISK_FREE_RATE)' }),
+  },
+  { description: 'Options strategies: the legs are priced by this model, not by market quotes' },
+);
+
+const SkippedEntries = Type.Object(
+  {
+    credit_below_minimum: Type.Integer({ description: 'Entries whose net credit was below credit_min_amount (or no credit at all)' }),
+    no_contract_affordable: Type.Integer({ description: 'Entries the budget could not buy one contract of' }),
+  },
+  { description: 'Options strategies: entry signals that opened nothing' },
+);
 
 const Stats = Type.Object({
   total_return: Type.Number({ description: 'final / starting − 1' }),
@@ -68,6 +104,8 @@ export const LibraryBacktestResult = Type.Object(
     drawdowns: Type.Array(Type.Number(), { description: 'Drawdown at each date (fraction ≤ 0), aligned with dates' }),
     trades: Type.Array(Trade, { description: 'Sorted by entry date, then symbol' }),
     stats: Stats,
+    pricing: Type.Optional(Pricing),
+    skipped_entries: Type.Optional(SkippedEntries),
     ...executionEchoFields,
     costs_paid: Type.Optional(CostsPaid),
     benchmark: Type.Optional(BenchmarkBlock),

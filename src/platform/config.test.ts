@@ -174,6 +174,15 @@ describe('LEGACY_BACKTEST_RATE_LIMIT', () => {
   });
 });
 
+describe('OPTIONS_RISK_FREE_RATE', () => {
+  it('defaults to 0 and reads a decimal fraction; a percentage or a word is refused', () => {
+    expect(loadConfig({}).optionsRiskFreeRate).toBe(0);
+    expect(loadConfig({ OPTIONS_RISK_FREE_RATE: '0.045' }).optionsRiskFreeRate).toBe(0.045);
+    expect(loadConfig({ OPTIONS_RISK_FREE_RATE: '-0.005' }).optionsRiskFreeRate).toBe(-0.005);
+    for (const bad of ['4.5', 'high', '1e-2', '.04']) expect(() => loadConfig({ OPTIONS_RISK_FREE_RATE: bad })).toThrow('OPTIONS_RISK_FREE_RATE');
+  });
+});
+
 describe('SWEEP_RATE_LIMIT', () => {
   it('defaults to 20 per minute and reads a whole number', () => {
     expect(loadConfig({}).sweepRateLimit).toBe(20);

@@ -41,6 +41,8 @@ export interface Config {
   readonly yahoo: YahooConfig;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
+  /** The continuously compounded risk-free rate the options backtest's Black–Scholes prices use (0.04 = 4 %; default 0). */
+  readonly optionsRiskFreeRate: number;
   /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix. */
   readonly sweepRateLimit: number;
   /** How long a client has to send its request headers, then its whole request; and how long a connection may idle. */
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const yahoo = parseYahoo(read, problems);
   const marketDataProvider = parseMarketDataProvider(read('MARKET_DATA_PROVIDER'), alpaca, problems);
   const legacyBacktestRateLimit = parseInteger('LEGACY_BACKTEST_RATE_LIMIT', read('LEGACY_BACKTEST_RATE_LIMIT') ?? '120', 1, 1_000_000_000, problems);
+  const optionsRiskFreeRate = parseRate('OPTIONS_RISK_FREE_RATE', read('OPTIONS_RISK_FREE_RATE') ?? '0', problems);
   const sweepRateLimit = parseInteger('SWEEP_RATE_LIMIT', read('SWEEP_RATE_LIMIT') ?? '20', 1, 1_000_000_000, problems);
   const timeouts = parseTimeouts(read, problems);
   const shutdownTimeoutMs = parseInteger('SHUTDOWN_TIMEOUT_MS', read('SHUTDOWN_TIMEOUT_MS') ?? '10000', 100, 600_000, problems);
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     alpaca: marketDataProvider === 'alpaca' ? alpaca : null,
     yahoo,
     legacyBacktestRateLimit,
+    optionsRiskFreeRate,
     sweepRateLimit,
     timeouts,
     shutdownTimeoutMs,
@@ -233,6 +237,16 @@ function parseInteger(name: string, raw: string, min: number, max: number, probl
   if (!/^\d+$/.test(raw) || value < min || value > max) {
     problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
     return min;
+  }
+  return value;
+}
+
+/** A yearly rate as a decimal fraction, −0.1 to 0.5 (a percentage such as "4" would be 400 %: refused). */
+function parseRate(name: string, raw: string, problems: string[]): number {
+  const value = Number(raw);
+  if (!/^-?\d+(\.\d+)?$/.test(raw) || value < -0.1 || value > 0.5) {
+    problems.push(`${name} must be a decimal fraction from -0.1 to 0.5 (0.04 = 4 %), got "${raw}"`);
+    return 0;
   }
   return value;
 }

@@ -11,7 +11,8 @@ export const EXPORT_COLUMNS = {
   sessions: ['credential_id', 'issued_at', 'expires_at', 'revoked_at', 'last_verified_at', 'user_agent', 'ip_prefix'],
   strategies: [
     'id', 'name', 'description', 'strategy_type', 'is_active', 'entry_symbol_allowlist', 'entry_max_position_size', 'entry_allowed_sides',
-    'credit_min_amount', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'exit_trailing_stop_pct', 'exit_max_dte', 'entry_rule', 'exit_rule', 'created_at', 'updated_at',
+    'credit_min_amount', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'exit_trailing_stop_pct', 'exit_max_dte',
+    'options_spec', 'volatility_symbol', 'entry_rule', 'exit_rule', 'created_at', 'updated_at',
   ],
   orders: [
     'id', 'strategy_id', 'asset_class', 'symbol', 'side', 'qty', 'order_type', 'limit_price', 'legs', 'status', 'fill_price', 'filled_at',

@@ -25,6 +25,23 @@ export function nullable<T extends TSchema>(schema: T, description?: string): TU
   return Type.Unsafe<Static<T> | null>({ ...widened, nullable: true, ...(description ? { description } : {}) });
 }
 
+/**
+ * An options strategy's spec, as typed here; the ranges and which keys go with which strategy type are checked by
+ * src/strategies/options-spec.ts (vertical: structure, short_delta | short_otm_pct, width, dte; iron condor:
+ * short_delta | short_otm_pct, wing_width, dte).
+ */
+const OptionsSpecSchema = Type.Object(
+  {
+    structure: Type.Optional(Type.Enum(['put_credit', 'call_credit', 'put_debit', 'call_debit'], { description: 'vertical_spread only' })),
+    short_delta: Type.Optional(Type.Number({ description: 'The short leg’s delta, in (0, 1) (iron condor: (0, 0.5)); or short_otm_pct' })),
+    short_otm_pct: Type.Optional(Type.Number({ description: 'How far out of the money the short leg is, a fraction in (0, 1) (0.05 = 5 %)' })),
+    width: Type.Optional(Type.Number({ description: 'vertical_spread: dollars between the two strikes, (0, 1000]' })),
+    wing_width: Type.Optional(Type.Number({ description: 'iron_condor: dollars between each short strike and its wing, (0, 1000]' })),
+    dte: Type.Optional(Type.Integer({ description: `Calendar days to expiry at the entry, 1–${MAX_DTE_LIMIT}` })),
+  },
+  { additionalProperties: false },
+);
+
 const StrategyType = Type.Enum([...STRATEGY_TYPES], { description: STRATEGY_TYPES.join(', ') });
 
 /** The rule fields: optional on create, and on update `null` clears them (null means no constraint). */
@@ -43,6 +60,14 @@ const ruleFields = {
     'Decimal fraction in (0, 1): close when a close falls this far below the highest close since the entry (0.10 = 10 %). Backtests only; null: none',
   ),
   exit_max_dte: nullable(Type.Integer({ minimum: 1, maximum: MAX_DTE_LIMIT }), `Maximum calendar days to expiry, 1–${MAX_DTE_LIMIT}`),
+  options_spec: nullable(
+    OptionsSpecSchema,
+    'iron_condor / vertical_spread only: how a backtest chooses the legs (docs/strategies.md "Options spec"); null: none',
+  ),
+  volatility_symbol: nullable(
+    Type.String({ maxLength: 20 }),
+    'iron_condor / vertical_spread only: the ticker of an imported volatility index (e.g. VIX) whose close / 100 prices the legs; null: realized 20-day volatility',
+  ),
   entry_rule: nullable(Type.String({ maxLength: RULE_MAX }), 'Rule grammar expression; blank or null: enter on the first bar'),
   exit_rule: nullable(Type.String({ maxLength: RULE_MAX }), 'Rule grammar expression; blank or null: no rule exit'),
 };
@@ -69,6 +94,8 @@ export const Strategy = Type.Object(
     exit_stop_loss_pct: nullable(Type.Number()),
     exit_trailing_stop_pct: nullable(Type.Number()),
     exit_max_dte: nullable(Type.Integer()),
+    options_spec: nullable(OptionsSpecSchema),
+    volatility_symbol: nullable(Type.String()),
     entry_rule: nullable(Type.String()),
     exit_rule: nullable(Type.String()),
     created_at: Type.String({ description: 'ISO 8601 UTC' }),

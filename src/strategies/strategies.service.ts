@@ -25,6 +25,7 @@ import {
   type StrategyListQuery,
   type StrategyPageQuery,
 } from './strategies.schema.js';
+import { checkedOptionsSpec, checkedVolatilitySymbol, parseOptionsSpec } from './options-spec.js';
 import { checkedRule, normalizeAllowlist, normalizeDescription, normalizeName } from './strategy-fields.js';
 
 export interface StrategyDeps {
@@ -55,6 +56,8 @@ export function strategyView(row: StrategyRow): Strategy {
     exit_stop_loss_pct: row.exit_stop_loss_pct,
     exit_trailing_stop_pct: row.exit_trailing_stop_pct,
     exit_max_dte: row.exit_max_dte,
+    options_spec: parseOptionsSpec(row.options_spec),
+    volatility_symbol: row.volatility_symbol,
     entry_rule: row.entry_rule,
     exit_rule: row.exit_rule,
     created_at: row.created_at,
@@ -111,7 +114,7 @@ function pageOf(query: StrategyPageQuery): { limit: number; offset: number } {
 }
 
 export async function createMyStrategy(deps: LibraryDeps, caller: Caller, body: CreateStrategyBody): Promise<Strategy> {
-  const fields = checkedChanges(body);
+  const fields = { ...checkedChanges(body), ...checkedOptionsChanges(body, null) };
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     await refuseFullLibrary(trx, deps, caller);
@@ -134,7 +137,8 @@ export async function createMyStrategy(deps: LibraryDeps, caller: Caller, body: 
 export async function updateMyStrategy(deps: StrategyDeps, caller: Caller, id: number, body: PatchStrategyBody): Promise<Strategy> {
   const changes = checkedChanges(body);
   return deps.db.transaction().execute(async (trx) => {
-    const row = await updateStrategy(trx, caller.userId, id, { ...changes, updated_at: isoNow(deps.clock) });
+    const optionsChanges = touchesOptions(body) ? checkedOptionsChanges(body, await loadOwnStrategy(trx, caller, id)) : {};
+    const row = await updateStrategy(trx, caller.userId, id, { ...changes, ...optionsChanges, updated_at: isoNow(deps.clock) });
     if (!row) throw strategyNotFound(id);
     await audit(trx, deps.clock, caller, 'strategy.update', row.id, { fields: Object.keys(body).sort() });
     return strategyView(row);
@@ -173,6 +177,31 @@ function checkedChanges(body: PatchStrategyBody): StrategyChanges {
   if (body.entry_rule !== undefined) changes.entry_rule = checkedRule('entry_rule', body.entry_rule);
   if (body.exit_rule !== undefined) changes.exit_rule = checkedRule('exit_rule', body.exit_rule);
   return changes;
+}
+
+type OptionsFields = Pick<StrategyRow, 'strategy_type' | 'options_spec' | 'volatility_symbol'>;
+
+function touchesOptions(body: PatchStrategyBody): boolean {
+  return body.strategy_type !== undefined || body.options_spec !== undefined || body.volatility_symbol !== undefined;
+}
+
+/**
+ * `options_spec` and `volatility_symbol` checked against the strategy type they will have (the body's, else the
+ * stored one): a type change re-checks the stored spec and symbol too, so an equity strategy never keeps one.
+ */
+function checkedOptionsChanges(body: PatchStrategyBody, current: OptionsFields | null): StrategyChanges {
+  const type = body.strategy_type ?? current?.strategy_type;
+  if (!type) return {};
+  const changes: StrategyChanges = {};
+  if (body.options_spec !== undefined) changes.options_spec = storedSpec(checkedOptionsSpec(type, body.options_spec));
+  else if (current?.options_spec) checkedOptionsSpec(type, parseOptionsSpec(current.options_spec));
+  if (body.volatility_symbol !== undefined) changes.volatility_symbol = checkedVolatilitySymbol(type, body.volatility_symbol);
+  else if (current?.volatility_symbol) checkedVolatilitySymbol(type, current.volatility_symbol);
+  return changes;
+}
+
+function storedSpec(spec: object | null): string | null {
+  return spec === null ? null : JSON.stringify(spec);
 }
 
 function strategyNotFound(id: number): NotFound {

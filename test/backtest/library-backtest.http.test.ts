@@ -12,7 +12,7 @@ import { describeEachDialect } from '../helpers/dialects.js';
 
 /**
  * POST /api/backtest/run over HTTP on both dialects: the result for hand-made bars of two symbols, the defaults,
- * determinism, and every refusal (flag off, no session, another user's strategy, options types, symbols outside
+ * determinism, and every refusal (flag off, no session, another user's strategy, options types without a spec, symbols outside
  * the allowlist or without bars, malformed requests). Rules here are absent (enter on the first bar), so the
  * expected trades do not depend on the rule grammar.
  */
@@ -223,9 +223,9 @@ describeEachDialect('library backtest HTTP', (database) => {
     }
   });
 
-  it('options strategy types answer 422 unsupported_strategy_type', async () => {
-    expectError(await run(alice, { strategy_id: ids.condor, symbols: ['AAA'] }), 422, 'unsupported_strategy_type');
-    expectError(await run(alice, { strategy_id: ids.spread, symbols: ['AAA'] }), 422, 'unsupported_strategy_type');
+  it('options strategy types without an options_spec answer 422 options_spec_required (options-backtest.http.test.ts runs them)', async () => {
+    expectError(await run(alice, { strategy_id: ids.condor, symbols: ['AAA'] }), 422, 'options_spec_required');
+    expectError(await run(alice, { strategy_id: ids.spread, symbols: ['AAA'] }), 422, 'options_spec_required');
   });
 
   it('a symbol outside the allowlist is 422 symbol_not_allowed naming it; one without bars is 422 no_bars naming it', async () => {

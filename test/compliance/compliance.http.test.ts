@@ -45,6 +45,9 @@ describeEachDialect('compliance check over HTTP', (database) => {
       entry_max_position_size: 1000,
       credit_min_amount: 1,
       exit_max_dte: 38,
+      // The backtest's fields (issue 27): the check reads none of them and answers them in the strategy as stored.
+      options_spec: { structure: 'put_credit', short_delta: 0.3, width: 10, dte: 45 },
+      volatility_symbol: 'VIX',
     });
   });
   afterAll(async () => app.close());
@@ -106,6 +109,9 @@ describeEachDialect('compliance check over HTTP', (database) => {
       },
       { rule: 'min_credit', message: "The net credit is unknown: give the order's net price per share (at least $1.00)." },
     ]);
+    // A strategy with an options_spec and a volatility_symbol is checked as before, and answered whole.
+    expect(body.strategy).toEqual(spread);
+    expect(body.strategy).toMatchObject({ options_spec: { structure: 'put_credit' }, volatility_symbol: 'VIX' });
   });
 
   it('returns several violations at once, in the rules’ order', async () => {

@@ -31,6 +31,8 @@ export const FULL_STRATEGY = {
   exit_stop_loss_pct: -1,
   exit_trailing_stop_pct: 0.2,
   exit_max_dte: 45,
+  options_spec: { structure: 'put_credit', short_delta: 0.3, width: 5, dte: 45 },
+  volatility_symbol: 'VIX',
   entry_rule: 'rsi(close, 14) < 30',
   exit_rule: 'rsi(close, 14) > 70',
 } as const;

@@ -29,7 +29,7 @@ describeEachDialect('Strategy Library CRUD over HTTP', (database) => {
     expect(Object.keys(created)).toEqual([
       'id', 'name', 'description', 'strategy_type', 'is_active', 'entry_symbol_allowlist', 'entry_max_position_size',
       'entry_allowed_sides', 'credit_min_amount', 'exit_profit_target_pct', 'exit_stop_loss_pct', 'exit_trailing_stop_pct', 'exit_max_dte',
-      'entry_rule', 'exit_rule', 'created_at', 'updated_at',
+      'options_spec', 'volatility_symbol', 'entry_rule', 'exit_rule', 'created_at', 'updated_at',
     ]);
     const read = await ann.client.get(`/api/strategies/${created.id}`);
     expect(read.statusCode).toBe(200);

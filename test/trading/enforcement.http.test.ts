@@ -38,7 +38,7 @@ describeEachDialect('trade window: enforcement, refusal order, cooldown, idempot
   async function trader(): Promise<LibraryUser & { equity: number; spread: number; onClient: HttpClient }> {
     const user = await libraryUser(off, db());
     const equity = await createStrategy(user, { name: 'SPY sells', strategy_type: 'equity_long', entry_symbol_allowlist: 'SPY', entry_allowed_sides: 'sell', entry_max_position_size: 50000 });
-    const spread = await createStrategy(user, { name: 'Put credit spreads', strategy_type: 'vertical_spread', entry_symbol_allowlist: 'SPY', entry_allowed_sides: 'sell', credit_min_amount: 1, exit_max_dte: 60 });
+    const spread = await createStrategy(user, { name: 'Put credit spreads', strategy_type: 'vertical_spread', entry_symbol_allowlist: 'SPY', entry_allowed_sides: 'sell', credit_min_amount: 1, exit_max_dte: 60, options_spec: { structure: 'put_credit', short_otm_pct: 0.05, width: 5, dte: 45 } });
     return { ...user, equity: equity.id, spread: spread.id, onClient: user.client.on(on) };
   }
 

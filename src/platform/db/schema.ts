@@ -108,6 +108,9 @@ export interface StrategiesTable {
   exit_stop_loss_pct: number | null;
   exit_trailing_stop_pct: ColumnType<number | null, number | null | undefined, number | null>;
   exit_max_dte: number | null;
+  /** JSON text of an OptionsSpec (iron_condor / vertical_spread only); null: none. */
+  options_spec: ColumnType<string | null, string | null | undefined, string | null>;
+  volatility_symbol: ColumnType<string | null, string | null | undefined, string | null>;
   entry_rule: string | null;
   exit_rule: string | null;
   created_at: Timestamp;

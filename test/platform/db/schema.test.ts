@@ -34,7 +34,7 @@ describeEachDialect('schema', (db, dialect) => {
   it('migrates up from an empty database, and a second run changes nothing', async () => {
     const fresh = await createTestDatabase(dialect, { migrate: false });
     try {
-      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0011_order_fill_source', '0012_option_settlement', '0013_trailing_stop']);
+      expect(await migrateToLatest(fresh.handle)).toEqual(['0001_initial', '0002_bars_version', '0003_challenge_hash_only', '0004_outbox_link', '0005_paper_money', '0006_admin_breach', '0007_data_rights', '0008_incident_steps_export_tombstones', '0009_option_structures', '0010_bar_sources', '0011_order_fill_source', '0012_option_settlement', '0013_trailing_stop', '0014_options_spec']);
       expect(await migrateToLatest(fresh.handle)).toEqual([]);
       const tables = (await listLiveColumns(fresh.handle)).map((c) => c.table);
       expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));

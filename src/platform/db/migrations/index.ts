@@ -12,6 +12,7 @@ import * as barSources from './0010_bar_sources.js';
 import * as orderFillSource from './0011_order_fill_source.js';
 import * as optionSettlement from './0012_option_settlement.js';
 import * as trailingStop from './0013_trailing_stop.js';
+import * as optionsSpec from './0014_options_spec.js';
 
 /** Every migration, in order. Listed statically so the same code runs from `src/` (tsx) and `dist/`. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_order_fill_source': orderFillSource,
   '0012_option_settlement': optionSettlement,
   '0013_trailing_stop': trailingStop,
+  '0014_options_spec': optionsSpec,
 };
