@@ -25,12 +25,10 @@ interface BacktestInputs {
   readonly starting_capital: string;
 }
 
-const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period']);
-/**
- * Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest");
- * `options_spec_required` is said with a link to the strategy's form, where the spec is given.
- */
-const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', no_bars: 'period', invalid_period: 'end_date', options_spec_required: 'options_spec' };
+/** `options_spec` and `volatility_symbol` are the strategy's: said with a link to its form, where they are set. */
+const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period', 'options_spec', 'volatility_symbol']);
+/** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest" and "Options backtests"). */
+const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', one_underlying: 'symbols', no_bars: 'period', invalid_period: 'end_date', options_spec_required: 'options_spec' };
 const place = (error: unknown) => placeApiError(error, CONTROLS, CONTROL_OF_CODE);
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -129,6 +127,11 @@ function BacktestForm(props: { strategy: StrategyView }) {
         {errors.options_spec && (
           <Notice kind="error">
             {errors.options_spec} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy to give its options spec</Link>.
+          </Notice>
+        )}
+        {errors.volatility_symbol && (
+          <Notice kind="error">
+            {errors.volatility_symbol} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy's volatility symbol</Link>.
           </Notice>
         )}
         <RunActions id="library-backtest-error" formError={run.errors.form} running={run.running} disabled={false} idle="Run backtest" busy="Running…" progress="Running backtest" />

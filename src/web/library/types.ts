@@ -16,8 +16,9 @@ export type { OptionLeg, OptionsExitReason, OptionsPricing, OptionsSpec, Options
 export type { AllowedSides, OrderSide, StrategyType } from '../../strategies/strategy-policy';
 
 /** One Strategy Library entry (create, read, update and list answers). Rule fields are null when unset. */
-// TODO(i27-api): the server's Strategy gains these two fields; until that branch is merged they are declared here.
-export type StrategyView = Strategy & { options_spec: OptionsSpec | null; volatility_symbol: string | null };
+// The schema types `options_spec` loosely (every key optional); the server stores only a spec it checked against the
+// strategy's type (src/strategies/options-spec.ts), which is one of the engine's two shapes.
+export type StrategyView = Omit<Strategy, 'options_spec'> & { options_spec: OptionsSpec | null };
 
 /** The fields a create or update sends: everything the person edits. */
 export type StrategyFields = Omit<StrategyView, 'id' | 'created_at' | 'updated_at'>;
