@@ -110,7 +110,7 @@ describeInBrowser('options strategies in the library backtest (modeled prices), 
     expect(browser.errors).toEqual([]);
   });
 
-  it('says an options strategy without a spec needs one, with a link to its form', async () => {
+  it('says an options strategy without a spec, or with a volatility symbol it has no prices for, needs editing, with a link to its form', async () => {
     const { page } = browser;
     const shot = screenshotTaker(page, 'options-backtest-no-spec');
     const created = await page.request.post(`${server.origin}/api/strategies`, {
@@ -129,9 +129,25 @@ describeInBrowser('options strategies in the library backtest (modeled prices), 
     await shot('refused');
     await link.click();
     await heading(page, 'Edit strategy');
-    // A vertical spread's spec has a structure and a width.
-    await page.getByRole('group', { name: 'Options spec' }).getByLabel('Structure').waitFor();
-    expect(await page.getByLabel('Width ($)').count()).toBe(1);
-    expect(browser.errors).toEqual([]);
+    // A vertical spread's spec has a structure and a width; the short strike placed by percent out of the money.
+    const spec = page.getByRole('group', { name: 'Options spec' });
+    await spec.getByLabel('Structure').selectOption({ label: 'Put credit spread (sell a put, buy a lower one)' });
+    await spec.getByRole('radio', { name: '% out of the money' }).check();
+    await spec.getByLabel('Short strike out of the money (%)').fill('5');
+    await spec.getByLabel('Width ($)').fill('5');
+    await spec.getByLabel('Days to expiry at entry').fill('30');
+    // A volatility index this server has no prices for: saved (a ticker), refused by the backtest.
+    await spec.getByLabel('Volatility symbol (optional)').pressSequentially('zzzz');
+    const patched = page.waitForRequest((request) => request.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await patched).postDataJSON()).toEqual({ options_spec: { structure: 'put_credit', short_otm_pct: 0.05, width: 5, dte: 30 }, volatility_symbol: 'ZZZZ' });
+    await page.getByText('Saved the changes to “Bare spread”.').waitFor();
+    await page.goto(`${server.origin}/library/backtest?id=${id}`);
+    await heading(page, 'Backtest a strategy');
+    await page.getByRole('button', { name: 'Run backtest' }).click();
+    await page.getByRole('link', { name: "Edit the strategy's volatility symbol" }).waitFor();
+    expect(browser.errors).toEqual([failedLoad(404, 'Not Found')]);
+    browser.errors.length = 0;
+    await shot('unknown-volatility-symbol');
   });
 });
