@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
+import { MAX_SPREAD_WIDTH } from '../../strategies/options-spec';
+import { MAX_DTE_LIMIT } from '../../strategies/strategies.schema';
 import { placeApiError } from './errors';
 import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, STRATEGY_CONTROLS, TICKER } from './strategy-inputs';
-import { checkSpecInputs, EMPTY_SPEC_INPUTS, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
+import { checkSpecInputs, EMPTY_SPEC_INPUTS, MAX_SPEC_DTE, MAX_SPEC_WIDTH, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
 import { creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords, specSummary } from './options-words';
 import type { BacktestAnswer, StrategyView } from './types';
 
@@ -42,6 +44,10 @@ describe('the options spec typed in the form and sent to the API', () => {
     expect(sameSpec({ dte: 45, wing_width: 10, short_delta: 0.16 }, { short_delta: 0.16, wing_width: 10, dte: 45 })).toBe(true);
     expect(sameSpec({ short_delta: 0.16, wing_width: 10, dte: 45 }, { short_delta: 0.16, wing_width: 10, dte: 46 })).toBe(false);
     expect(sameSpec(null, undefined)).toBe(true);
+  });
+
+  it('has the API’s bounds', () => {
+    expect([MAX_SPEC_WIDTH, MAX_SPEC_DTE]).toEqual([MAX_SPREAD_WIDTH, MAX_DTE_LIMIT]);
   });
 
   it('checks a begun spec box by box, keyed by the API field paths', () => {
