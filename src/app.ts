@@ -138,7 +138,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
   await app.register(sweepRoutes(platform, { marketData, responses, sweeps }));
-  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses, optionsRiskFreeRate: platform.config.optionsRiskFreeRate }));
+  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
   await registerWebApp(app, deps.webRoot, allowedMethods);
 
   return app as unknown as App;

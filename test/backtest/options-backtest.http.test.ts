@@ -141,6 +141,19 @@ describeEachDialect('options library backtest HTTP', (database) => {
     expect(second.trades[0]!.legs.map((leg) => leg.right)).toEqual(['call', 'call']);
   });
 
+  it('prices with the configured OPTIONS_RISK_FREE_RATE, and says so in pricing.rate', async () => {
+    const id = await insertStrategy({ strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPX', options_spec: CONDOR_SPEC });
+    const atZero = ok(await run({ strategy_id: id, ...PERIOD }));
+    const rated = await buildTestApp(database().handle, { clock, env: { OPTIONS_RISK_FREE_RATE: '0.03' } });
+    try {
+      const body = ok(await alice.on(rated).post(RUN, { strategy_id: id, ...PERIOD }));
+      expect(body.pricing.rate).toBe(0.03);
+      expect(body.trades[0]!.credit).not.toBe(atZero.trades[0]!.credit);
+    } finally {
+      await rated.close();
+    }
+  });
+
   it('an unknown volatility_symbol is 404 unknown_symbol', async () => {
     const id = await insertStrategy({ strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPX', options_spec: CONDOR_SPEC, volatility_symbol: 'NOPE' });
     const refused = expectError(await run({ strategy_id: id, ...PERIOD }), 404, 'unknown_symbol');

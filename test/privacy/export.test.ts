@@ -95,6 +95,8 @@ describeEachDialect('data rights: export', (database) => {
     expect(data.passkeys).toEqual([expect.objectContaining({ id: ann.credentialId })]);
     expect(data.sessions.length).toBeGreaterThanOrEqual(1);
     expect(data.strategies).toEqual([expect.objectContaining({ name: FULL_STRATEGY.name, description: 'commas, "quotes"\r\nand lines' })]);
+    // The options fields (issue 27) as stored: the spec's JSON text, the volatility index's ticker.
+    expect(data.strategies[0]).toMatchObject({ options_spec: JSON.stringify(FULL_STRATEGY.options_spec), volatility_symbol: 'VIX' });
     expect(data.orders.map((o: { status: string }) => o.status).sort()).toEqual(['accepted', 'filled']);
     expect(data.paper_account).toHaveLength(1);
     expect(data.paper_positions).toEqual([expect.objectContaining({ symbol: 'AAA', qty: 4 })]);
