@@ -29,6 +29,7 @@ import { templatesRoutes } from './backtest/templates.routes.js';
 import { backtestRoutes } from './backtest/backtest.routes.js';
 import { ResponseCache } from './backtest/response-cache.js';
 import { sweepRoutes } from './backtest/sweep.routes.js';
+import { monteCarloRoutes } from './backtest/monte-carlo.routes.js';
 import { SweepPool, type SweepPoolOptions } from './backtest/sweep-pool.js';
 import { libraryBacktestRoutes } from './backtest/library-backtest.routes.js';
 import { strategiesRoutes } from './strategies/strategies.routes.js';
@@ -138,7 +139,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const responses = new ResponseCache(16 * 1024 * 1024);
   await app.register(backtestRoutes(platform, { marketData, responses }));
   await app.register(sweepRoutes(platform, { marketData, responses, sweeps }));
-  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses }));
+  await app.register(monteCarloRoutes(platform, { marketData, responses, sweeps }));
+  await app.register(libraryBacktestRoutes(platform, { db: platform.db, marketData, responses, optionsRiskFreeRate: platform.config.optionsRiskFreeRate }));
   await registerWebApp(app, deps.webRoot, allowedMethods);
 
   return app as unknown as App;

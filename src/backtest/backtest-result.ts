@@ -23,6 +23,7 @@ import {
   type UnfilledEntries,
 } from '../engine/index.js';
 import type { DataFeed } from '../market/market-terms.js';
+import type { BacktestReport } from '../engine/report/index.js';
 import type { CostsPaid, ExecutionSettings, Sizing } from '../engine/execution/settings.js';
 import type { BenchmarkRun } from '../engine/benchmark/index.js';
 import { roundedCostsPaid, roundedRelative, type BacktestExtras, type BenchmarkBlock, type ExecutionEcho, type RoundedRelative } from './execution-result.js';
@@ -47,6 +48,8 @@ export interface LegacyBacktestResult extends MetricsWithoutFinal, Partial<Backt
   trades: LegacyTrade[];
   /** Only when the strategy signalled entries and none could be filled (docs/backtesting.md, "No fill"). */
   unfilled_signals?: UnfilledSignals;
+  /** Only with `report: true` (report-result.ts). */
+  report?: BacktestReport;
 }
 
 /** A trade of the legacy body: the engine's, `commission` and `exit_reason` listed only when a request names execution settings (issue 25). */

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BenchmarkBlock, CostsPaid, executionEchoFields, executionRequestFields, relativeFields, tradeCostFields } from './execution.schema.js';
+import { Report, ReportRequestField } from './report.schema.js';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const Timestamp = (description: string) =>
@@ -23,6 +24,7 @@ export const BacktestRequest = Type.Object(
       }),
     ),
     ...executionRequestFields,
+    ...ReportRequestField,
   },
   { additionalProperties: false },
 );
@@ -125,6 +127,7 @@ export const BacktestResult = Type.Object(
     costs_paid: Type.Optional(CostsPaid),
     benchmark: Type.Optional(BenchmarkBlock),
     ...relativeFields,
+    report: Type.Optional(Report),
   },
   { description: 'Legacy backtest result' },
 );

@@ -12,6 +12,7 @@ import { benchmarkRun } from '../engine/benchmark/index.js';
 import { benchmarkFor } from './benchmark-bars.js';
 import { executionKey, requestedExecution } from './execution-request.js';
 import { backtestExtras, benchmarkBlock, executionEcho } from './execution-result.js';
+import { reportKey, roundedReport, templateRoundTrips } from './report-result.js';
 
 export interface BacktestDeps {
   readonly marketData: MarketData;
@@ -37,7 +38,7 @@ export async function legacyBacktestBody(
   const { series: bars, version } = await barsInPeriod(deps.marketData, request.symbol, period, feed);
   const benchmark = execution.named ? await benchmarkFor(deps.marketData, execution.benchmark ?? request.symbol, { symbol: request.symbol, series: bars, version }, feed) : null;
   // Everything the body depends on: the bars (symbol, version, period), the run's inputs and the benchmark's bars.
-  const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital, ...executionKey(execution, benchmark)]);
+  const key = JSON.stringify(['backtest', request.symbol, version, period.from, period.to, feed, template.id, params, request.initial_capital, ...executionKey(execution, benchmark), ...reportKey(request)]);
   return deps.responses.getOrCreate(key, async () => {
     const benchmarked = benchmark && refusedByEngine(() => benchmarkRun(benchmark.symbol, bars.dates, benchmark.bars, request.initial_capital));
     const run = runTemplateBacktest(bars, template, params, request.initial_capital, execution.settings);
@@ -58,6 +59,7 @@ export async function legacyBacktestBody(
     if (unfilled) head.unfilled_signals = unfilledSignals(request.symbol, bars, unfilled, request.initial_capital, settings);
     else if (settings && run.unfilled_entries > 0) head.unfilled_signals = partlyUnfilledSignals(run.unfilled_entries);
     if (benchmark && benchmarked) Object.assign(head, backtestExtras(execution.settings, run.costs_paid, run.equity, benchmark.symbol, benchmarked));
+    if (request.report) head.report = roundedReport({ dates: bars.dates, equity: run.equity, initialCapital: request.initial_capital, trades: templateRoundTrips(run.trades) });
     return backtestBodyBytes(head, { dates: bars.dates, equity: run.equity, drawdowns: run.drawdowns }, serialize);
   });
 }

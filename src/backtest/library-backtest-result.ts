@@ -7,6 +7,7 @@
 import { fractionArray, moneyArray, roundFraction, roundFractionOrNull, roundMoney, roundMoneyOrNull } from '../engine/index.js';
 import type { LibraryBacktestResult, LibraryReplay, LibraryStats, LibraryTrade } from '../engine/replay/types.js';
 import type { BacktestExtras } from './execution-result.js';
+import type { BacktestReport } from '../engine/report/index.js';
 
 /** A trade as the body lists it: its `commission` only when the request named an execution setting. */
 export type LibraryBodyTrade = Omit<LibraryTrade, 'commission'> & { commission?: number };
@@ -14,6 +15,8 @@ export type LibraryBodyTrade = Omit<LibraryTrade, 'commission'> & { commission?:
 /** The body: the replay's result, and the `BacktestExtras` when the request named an execution setting. */
 export interface LibraryBacktestBody extends Omit<LibraryBacktestResult, 'trades'>, Partial<BacktestExtras> {
   trades: LibraryBodyTrade[];
+  /** Only with `report: true` (report-result.ts). */
+  report?: BacktestReport;
 }
 
 export function libraryBacktestResult(strategyId: number, replay: LibraryReplay): LibraryBacktestBody {

@@ -22,8 +22,7 @@ const ERRORS = {
  * With FLAG_BACKTEST_STRATEGY_LIBRARY off the route stays registered (and in OpenAPI) but answers 404
  * `feature_disabled` before anything else, session included.
  */
-export function libraryBacktestRoutes(platform: Platform, routeDeps: Omit<LibraryBacktestDeps, 'optionsRiskFreeRate'>): FastifyPluginAsyncTypebox {
-  const deps: LibraryBacktestDeps = { ...routeDeps, optionsRiskFreeRate: platform.config.optionsRiskFreeRate };
+export function libraryBacktestRoutes(platform: Platform, deps: LibraryBacktestDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const enabled = async () => {
       if (!platform.config.flagBacktestStrategyLibrary) throw new NotFound('feature_disabled', 'Library backtests are turned off on this server.');

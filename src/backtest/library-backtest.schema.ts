@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RoundTripMetrics } from './backtest.schema.js';
+import { Report, ReportRequestField } from './report.schema.js';
 import { BenchmarkBlock, CostsPaid, executionEchoFields, executionRequestFields, relativeFields } from './execution.schema.js';
 
 const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
@@ -26,6 +27,7 @@ export const LibraryBacktestRequest = Type.Object(
       }),
     ),
     ...executionRequestFields,
+    ...ReportRequestField,
   },
   { additionalProperties: false },
 );
@@ -110,6 +112,7 @@ export const LibraryBacktestResult = Type.Object(
     costs_paid: Type.Optional(CostsPaid),
     benchmark: Type.Optional(BenchmarkBlock),
     ...relativeFields,
+    report: Type.Optional(Report),
   },
   { description: 'Library backtest result' },
 );

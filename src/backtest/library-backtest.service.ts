@@ -20,6 +20,7 @@ import { benchmarkRun } from '../engine/benchmark/index.js';
 import { executionKey, libraryExits, requestedExecution } from './execution-request.js';
 import { backtestExtras } from './execution-result.js';
 import { refusedByEngine } from './engine-refusal.js';
+import { reportKey, roundedReport } from './report-result.js';
 import { barsOf, compiled, libraryBenchmark, requestedSymbols, signalsOf, symbolsToReplay } from './library-inputs.js';
 import { optionsBacktestBody } from './options-backtest.js';
 import type { OptionsBacktestBody } from './options-backtest-result.js';
@@ -83,6 +84,7 @@ export async function libraryBacktestBody(
     period.to,
     capital,
     ...executionKey(execution, benchmark),
+    ...reportKey(request),
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const inputs: SymbolReplayInput[] = bars.map(({ symbol, series }) => {
@@ -98,6 +100,7 @@ export async function libraryBacktestBody(
       const benchmarked = refusedByEngine(() => benchmarkRun(benchmark.symbol, result.dates, benchmark.bars, capital));
       Object.assign(head, backtestExtras({ ...execution.settings, exits }, result.costs_paid, result.equity, benchmark.symbol, benchmarked));
     }
+    if (request.report) head.report = roundedReport({ dates, equity: result.equity, initialCapital: capital, trades: result.trades });
     return backtestBodyBytes(head, series, serialize);
   });
 }

@@ -16,6 +16,7 @@ import { benchmarkRun } from '../engine/benchmark/index.js';
 import { benchmarkBars, type LoadedBenchmark } from './benchmark-bars.js';
 import { backtestBodyBytes } from './backtest-body.js';
 import { executionKey, type RequestedExecution } from './execution-request.js';
+import { reportKey, roundedReport } from './report-result.js';
 import { backtestExtras } from './execution-result.js';
 import { refusedByEngine } from './engine-refusal.js';
 import { barsOf, compiled, libraryBenchmark, signalsOf, symbolsToReplay } from './library-inputs.js';
@@ -69,6 +70,7 @@ export async function optionsBacktestBody(
     capital,
     settings,
     ...executionKey(execution, benchmark),
+    ...reportKey(request),
   ]);
   return deps.responses.getOrCreate(key, async () => {
     const { series } = underlying;
@@ -94,6 +96,7 @@ export async function optionsBacktestBody(
       const { sizing: _sizing, exits: _exits, ...extras } = backtestExtras(execution.settings, result.costs_paid, equity, benchmark.symbol, benchmarked);
       Object.assign(head, extras);
     }
+    if (request.report) head.report = roundedReport({ dates: series.dates, equity: result.equity_curve, initialCapital: capital, trades: result.trades });
     return backtestBodyBytes(head, { dates: series.dates, equity: result.equity_curve, drawdowns: result.drawdowns }, serialize);
   });
 }

@@ -8,6 +8,7 @@ import type { BarSeries, CellMetrics, ResolvedParameters, StrategyTemplate } fro
 import { FRICTIONLESS, type ExecutionSettings } from '../engine/execution/settings.js';
 import { ServiceUnavailable } from '../platform/errors.js';
 import { unpackMetrics, type SweepChunk } from './sweep-worker.js';
+import type { MonteCarloInput, MonteCarloResult } from '../engine/monte-carlo/index.js';
 
 export interface SweepPoolOptions {
   /** Worker threads; by default one per core (os.availableParallelism()). */
@@ -62,6 +63,13 @@ export class SweepPool {
     const metrics: CellMetrics[] = [];
     for (const packed of await Promise.all(runs)) unpackMetrics(packed, metrics);
     return metrics;
+  }
+
+  /** A Monte Carlo run on one of the threads (the same threads and queue as the sweeps' chunks). */
+  async runMonteCarlo(input: MonteCarloInput): Promise<MonteCarloResult> {
+    const pool = this.#started();
+    if (pool.queueSize + 1 > this.maxQueue) throw poolBusy();
+    return pool.run(input, { name: 'monteCarloTask' }).catch((error: unknown) => this.#refusal(error));
   }
 
   /** Ends the threads (waiting for running chunks); later sweeps are refused. */

@@ -1,10 +1,11 @@
 /**
- * The worker thread's side of a sweep (sweep-pool.ts): one chunk of cells over bars sent as typed arrays, its
+ * The worker thread's side of a sweep and of a Monte Carlo run (sweep-pool.ts). A sweep: one chunk of cells over bars sent as typed arrays, its
  * metrics packed into one Float64Array (METRIC_FIELDS per cell, null as NaN) that is moved back, not copied.
  */
 import { Piscina } from 'piscina';
 import { findTemplate, sweepCells, type BarSeries, type CellMetrics, type ResolvedParameters } from '../engine/index.js';
 import type { ExecutionSettings } from '../engine/execution/settings.js';
+import { monteCarlo, type MonteCarloInput, type MonteCarloResult } from '../engine/monte-carlo/index.js';
 
 export interface SweepChunk {
   readonly templateId: string;
@@ -23,6 +24,11 @@ export default function sweepChunk(chunk: SweepChunk): Float64Array {
   if (!template) throw new RangeError(`No strategy template "${chunk.templateId}".`);
   const packed = packMetrics(sweepCells(chunk.bars, template, chunk.cells, chunk.initialCapital, chunk.execution));
   return Piscina.move(packed) as Float64Array;
+}
+
+/** A Monte Carlo run (the pool calls this export by name). */
+export function monteCarloTask(input: MonteCarloInput): MonteCarloResult {
+  return monteCarlo(input);
 }
 
 export function packMetrics(metrics: readonly CellMetrics[]): Float64Array {

@@ -59,7 +59,24 @@ export function annualizedReturn(initialCapital: number, finalCapital: number, d
  * added, less the first return, to a sum and a sum of squares, in order.
  */
 export function sharpeRatio(equity: Float64Array): number | null {
-  const count = equity.length - 1;
+  const { sum, squares, count, shift } = dailyReturnSums(equity);
+  return sharpeFromSums(sum, squares, count, shift);
+}
+
+/**
+ * Annualized volatility: the sample standard deviation (n − 1) of the Sharpe ratio's daily returns, × √252, from the
+ * same shifted sums. 0 for a flat equity; null with fewer than 2 returns.
+ */
+export function annualizedVolatility(equity: Float64Array): number | null {
+  const { sum, squares, count } = dailyReturnSums(equity);
+  if (count < 2) return null;
+  const deviations = squares - sum * (sum / count);
+  return finite(Math.sqrt(deviations > 0 ? deviations / (count - 1) : 0) * Math.sqrt(TRADING_DAYS_PER_YEAR));
+}
+
+/** The daily returns' count, first return (shift) and the sums of d = r − shift and of d², in order. */
+function dailyReturnSums(equity: Float64Array): { sum: number; squares: number; count: number; shift: number } {
+  const count = Math.max(equity.length - 1, 0);
   const shift = count >= 1 ? dailyReturn(equity, 1) : 0;
   let sum = 0;
   let squares = 0;
@@ -68,7 +85,7 @@ export function sharpeRatio(equity: Float64Array): number | null {
     sum += d;
     squares += d * d;
   }
-  return sharpeFromSums(sum, squares, count, shift);
+  return { sum, squares, count, shift };
 }
 
 /**

@@ -39,11 +39,11 @@ export interface Config {
    */
   readonly alpaca: AlpacaConfig | null;
   readonly yahoo: YahooConfig;
-  /** The continuously compounded risk-free rate the options backtest's Black–Scholes prices use (0.04 = 4 %; default 0). */
-  readonly optionsRiskFreeRate: number;
   /** Legacy backtest/compare requests allowed per minute per client prefix. */
   readonly legacyBacktestRateLimit: number;
-  /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix. */
+  /** The continuously compounded risk-free rate the options backtest's Black–Scholes prices use (0.04 = 4 %; default 0). */
+  readonly optionsRiskFreeRate: number;
+  /** Parameter sweeps (POST /api/backtest/sweep) allowed per minute per client prefix; Monte Carlo runs (POST /api/backtest/monte-carlo) likewise, counted apart. */
   readonly sweepRateLimit: number;
   /** How long a client has to send its request headers, then its whole request; and how long a connection may idle. */
   readonly timeouts: ConnectionTimeouts;

@@ -119,6 +119,20 @@ describeEachDialect('options library backtest HTTP', (database) => {
     expect((await run({ strategy_id: id, ...PERIOD })).body).toBe(first.body);
   });
 
+  it('report: true adds the report of the options run: months compounding to the total, every trade binned, a separate cache entry', async () => {
+    const id = await insertStrategy({ strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPX', options_spec: CONDOR_SPEC, exit_profit_target_pct: 0.5 });
+    const plain = ok(await run({ strategy_id: id, ...PERIOD }));
+    expect(plain).not.toHaveProperty('report');
+    const body = ok(await run({ strategy_id: id, ...PERIOD, report: true }));
+    const report = body.report as { monthly_returns: { return: number }[]; trade_returns: { bins: { count: number }[] }; time_in_market: number };
+    expect(body.trades).toEqual(plain.trades);
+    const compounded = report.monthly_returns.reduce((growth, month) => growth * (1 + month.return), 1) - 1;
+    expect(compounded).toBeCloseTo(body.final_capital / body.starting_capital - 1, 4);
+    expect(report.monthly_returns).toHaveLength(24);
+    expect(report.trade_returns.bins.reduce((sum, bin) => sum + bin.count, 0)).toBe(body.trades.length);
+    expect(report.time_in_market).toBeGreaterThan(0);
+  });
+
   it('prices with the volatility_symbol’s close / 100, carried forward, opening nothing before its first bar', async () => {
     const id = await insertStrategy({ strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPX', options_spec: CONDOR_SPEC, volatility_symbol: 'VIX' });
     const withIndex = ok(await run({ strategy_id: id, ...PERIOD }));

@@ -99,6 +99,7 @@ describeInBrowser('the backtest lab in Chromium', () => {
         sizing: { mode: 'all_in' },
         exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
         benchmark: 'SPX',
+        report: true,
       });
       const cards = await page.locator('.metric-card dt').allInnerTexts();
       expect(cards).toEqual([
@@ -346,6 +347,7 @@ describeInBrowser('the backtest lab in Chromium', () => {
           sizing: { mode: 'all_in' },
           exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
           benchmark: 'SPX',
+          report: true,
         },
       ]);
       expect(await page.getByLabel('Strategy template').inputValue()).toBe('ema_crossover');

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signUpAndSignIn } from './rig/account.js';
@@ -137,9 +138,11 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     expect(browser.errors).toEqual([failedLoad(422, 'Unprocessable Entity')]);
     browser.errors.length = 0;
     await symbols.fill('SPX');
-    const ran = page.waitForRequest((request) => request.url().endsWith('/api/backtest/run'));
+    const ran = page.waitForResponse((response) => response.url().endsWith('/api/backtest/run'));
     await page.getByRole('button', { name: 'Run backtest' }).click();
-    expect((await ran).postDataJSON()).toEqual({ strategy_id: id, symbols: ['SPX'], start_date: '2000-01-03', end_date: '2020-04-17', starting_capital: 10000 });
+    const backtest = await ran;
+    expect(backtest.request().postDataJSON()).toEqual({ strategy_id: id, symbols: ['SPX'], start_date: '2000-01-03', end_date: '2020-04-17', starting_capital: 10000, report: true });
+    const backtestAnswer = (await backtest.json()) as { trades: unknown[]; report: { monthly_returns: { year: number }[] } };
     await page.getByText(/^Trades \(\d[\d,]* round trips/).waitFor();
     const cards = page.locator('.metric-card');
     expect(await cards.count()).toBe(13);
@@ -162,6 +165,19 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     for (const reason of reasons) expect(['Stop loss', 'Trailing stop', 'Profit target', 'Exit rule', 'End of period']).toContain(reason);
     expect(await page.locator('.library-trades tbody tr td:nth-child(1)').allInnerTexts()).toEqual(reasons.map(() => 'SPX'));
     await shot('backtest');
+    // The trades as CSV (a row each, with its symbol), and the report's monthly table (docs/web-app.md "Backtest report").
+    const downloaded = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download trades (CSV)' }).click();
+    const download = await downloaded;
+    expect(download.suggestedFilename()).toBe('tradelab-SPX-SPX-trend-2000-01-03-to-2020-04-17-trades.csv');
+    const csvLines = (await readFile((await download.path())!, 'utf8')).split('\r\n');
+    expect(csvLines[0]).toBe('symbol,side,entry_date,entry_price,exit_date,exit_price,qty,pnl,return,commission,exit_reason');
+    expect(csvLines.length).toBe(backtestAnswer.trades.length + 2);
+    expect(csvLines.slice(1, -1).every((line) => line.startsWith('SPX,long,'))).toBe(true);
+    await page.getByRole('tab', { name: 'Report' }).click();
+    const monthly = page.getByRole('table', { name: /Monthly returns/ });
+    await expect.poll(() => monthly.locator('tbody tr').count()).toBe(new Set(backtestAnswer.report.monthly_returns.map((entry) => entry.year)).size);
+    await shot('backtest-report');
 
     // The trade check: a symbol outside the allowlist for more than the maximum position breaks two rules.
     await page.getByRole('link', { name: 'Back to your library' }).click();

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signUpAndSignIn } from './rig/account.js';
@@ -77,7 +78,9 @@ describeInBrowser('options strategies in the library backtest (modeled prices), 
     await page.getByRole('link', { name: 'Backtest it' }).click();
     await heading(page, 'Backtest a strategy');
     expect(await page.getByLabel('Symbols').inputValue()).toBe('SPX');
+    const answered = page.waitForResponse('**/api/backtest/run');
     await page.getByRole('button', { name: 'Run backtest' }).click();
+    const answer = (await (await answered).json()) as { trades: unknown[]; report: { monthly_returns: { year: number }[] } };
     await page.getByText(MODELED_NOTE).waitFor();
     await page.getByText(/^Trades \(\d[\d,]* positions/).waitFor();
     const rows = page.locator('.options-trades > tbody > tr:not(.detail-row)');
@@ -101,6 +104,23 @@ describeInBrowser('options strategies in the library backtest (modeled prices), 
       expect(box.width * box.height, name).toBeGreaterThan(10_000);
     }
     await shot('legs');
+
+    // The exports and the Report tab as for an equity result, the note still above the tabs.
+    const downloaded = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download trades (CSV)' }).click();
+    const lines = (await readFile((await (await downloaded).path())!, 'utf8')).split('\r\n');
+    expect(lines[0]).toBe('symbol,side,entry_date,entry_price,exit_date,exit_price,qty,pnl,return,commission,exit_reason,credit,legs');
+    expect(lines.length).toBe(answer.trades.length + 2);
+    // An iron condor's row: its four legs in the last column, each "side right strike expiry occ entry exit".
+    const legsField = lines[1]!.split(',').at(-1)!.split('; ');
+    expect(legsField.length).toBe(4);
+    for (const leg of legsField) expect(leg).toMatch(/^(long|short) (put|call) \d+(\.\d+)? \d{4}-\d\d-\d\d SPX\d{6}[CP]\d{8} [\d.]+ [\d.]+$/);
+    await page.getByRole('tab', { name: 'Report' }).click();
+    const monthly = page.getByRole('table', { name: /Monthly returns/ });
+    await expect.poll(() => monthly.locator('tbody tr').count()).toBe(new Set(answer.report.monthly_returns.map((entry) => entry.year)).size);
+    expect(await page.getByText(MODELED_NOTE).isVisible()).toBe(true);
+    await shot('report');
+    await page.getByRole('tab', { name: 'Summary' }).click();
 
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);

@@ -22,6 +22,8 @@ export function LabPage() {
   /** The address of the run whose answer is awaited, then of the one on screen. */
   const sent = useRef<string | undefined>(undefined);
   const shown = useRef<string | undefined>(undefined);
+  /** The body of the run on screen: the Monte Carlo check asks with it. */
+  const [request, setRequest] = useState<Record<string, unknown> | undefined>(undefined);
 
   // An address naming a backtest (`/?strategy=…`: a link, a reload, Back or Forward to an earlier run) fills the
   // form and runs it once; otherwise the default is the first template with parameters to play with (SMA
@@ -56,12 +58,14 @@ export function LabPage() {
     const found = { ...checkMarketInputs(inputs), ...checkParameters(chosen, values), ...checkExecutionInputs(settings) };
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     const strategyParams = parameterRequest(chosen, values);
-    const body = { ...marketRequest(inputs), strategy: chosen.id, strategy_params: strategyParams, ...executionRequest(settings, inputs.symbol) };
+    // Every run asks for its report (DESIGN "The backtest report and Monte Carlo"): the Report tab shows it at once.
+    const body = { ...marketRequest(inputs), strategy: chosen.id, strategy_params: strategyParams, ...executionRequest(settings, inputs.symbol), report: true };
     const href = labHref({ market: inputs, strategy: chosen.id, params: Object.fromEntries(strategyParams.map((p) => [p.name, p.value])), execution: settings });
     await run.start(
       lab.asking(inputs, async () => {
         const answer = await api.post<BacktestResult>('/api/backtest', body);
         sent.current = href;
+        setRequest(body);
         return answer;
       }),
       strategyParams.map((parameter) => parameter.name),
@@ -105,7 +109,7 @@ export function LabPage() {
       submit={{ idle: 'Run backtest', busy: 'Running…', progress: 'Running backtest' }}
       status={run.running ? 'Running backtest…' : run.result ? `Backtest finished: total return ${formatPercent(run.result.total_return)}.` : ''}
       empty="Choose a template and press “Run backtest”."
-      results={run.result && <BacktestResults result={run.result} />}
+      results={run.result && <BacktestResults result={run.result} request={request} />}
       used={run.result}
     />
   );

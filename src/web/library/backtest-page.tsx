@@ -11,11 +11,11 @@ import { PeriodFields } from '../ui/period-fields';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
 import { placeApiError } from './errors';
 import { decimalOf } from './decimal-text';
-import { LibraryResults } from './library-results';
+import { LibraryResults, type ReportedLibraryBacktest } from './library-results';
 import { LoadStrategy } from './load-strategy';
 import { SignedInPage } from './signed-in-page';
 import { isOptionsType, normaliseSymbols, strategyTypeLabel } from './strategy-labels';
-import type { BacktestAnswer, LibraryBacktestRequest, StrategyView } from './types';
+import type { LibraryBacktestRequest, StrategyView } from './types';
 import { useRequest } from './use-request';
 
 interface BacktestInputs {
@@ -63,7 +63,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
     end_date: DEFAULT_MARKET_INPUTS.end_date,
     starting_capital: DEFAULT_MARKET_INPUTS.initial_capital,
   });
-  const run = useRequest<BacktestAnswer>(place);
+  const run = useRequest<ReportedLibraryBacktest>(place);
   /** The request whose answer is on screen: its period is compared with the bars it used. */
   const [asked, setAsked] = useState<LibraryBacktestRequest | undefined>(undefined);
   const form = useRef<HTMLFormElement>(null);
@@ -77,15 +77,17 @@ function BacktestForm(props: { strategy: StrategyView }) {
     if (run.running) return;
     const found = checkBacktestInputs(inputs);
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
-    const body: LibraryBacktestRequest = {
+    const body: LibraryBacktestRequest & { report: true } = {
       strategy_id: strategy.id,
       symbols: normaliseSymbols(inputs.symbols),
       start_date: inputs.start_date,
       end_date: inputs.end_date,
       starting_capital: decimalOf(inputs.starting_capital),
+      // The Report tab shows it (DESIGN "The backtest report and Monte Carlo").
+      report: true,
     };
     await run.start(async () => {
-      const answer = await api.post<BacktestAnswer>('/api/backtest/run', body);
+      const answer = await api.post<ReportedLibraryBacktest>('/api/backtest/run', body);
       setAsked(body);
       return answer;
     });

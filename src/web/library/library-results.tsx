@@ -1,5 +1,12 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { EquityCharts } from '../lab/equity-charts';
+import { costsSentence } from '../lab/execution-words';
+import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
+import type { BacktestReport } from '../report/report-types';
+import { ReportView } from '../report/report-view';
+import { libraryTradesCsv, optionsTradesCsv } from '../report/trades-csv';
+import { usePrint } from '../report/use-print';
+import { Tabs } from '../ui/tabs';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../lab/metric-cards';
 import { LibraryTradesTable } from './library-trades-table';
@@ -23,19 +30,53 @@ function metricsOf(stats: LibraryStats, result: BacktestAnswer): Metric[] {
   ];
 }
 
+/** A library answer asked with `report: true`: an equity replay's or an options replay's. */
+export type ReportedLibraryBacktest = BacktestAnswer & { readonly report?: BacktestReport };
+
 /**
- * A library backtest's answer: stats, equity and drawdown charts (the lab's), then per-symbol stats and the
- * trades; an options replay says first that its prices are modeled, and lists its positions with their legs.
+ * A library backtest's answer: what ran (for an options replay, that its prices are modeled and why entries were
+ * skipped), the exports, and two tabs: the summary (stats, equity and drawdown charts (the lab's), then per-symbol
+ * stats and the trades, an options replay's positions with their legs) and the report.
  */
-export function LibraryResults(props: { result: BacktestAnswer; strategy: StrategyView }) {
+export function LibraryResults(props: { result: ReportedLibraryBacktest; strategy: StrategyView }) {
   const { result, strategy } = props;
+  const [tab, setTab] = useState('summary');
+  const { printing, print } = usePrint();
+  const run: RunDescription = { what: `${result.symbols.join(' ')} ${strategy.name}`, start: result.start_date, end: result.end_date };
   return (
     <>
-      <p class="results__what">
-        <strong>{strategy.name}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
-        {formatCount(result.dates.length)} daily bars)
-      </p>
-      {isOptionsResult(result) && <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />}
+      <RunHeader symbols={result.symbols}>
+        <p class="results__what">
+          <strong>{strategy.name}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
+          {formatCount(result.dates.length)} daily bars)
+        </p>
+        {isOptionsResult(result) ? (
+          <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />
+        ) : (
+          // The web app sends a library backtest no costs, so it ran with none.
+          <p class="results__costs">{costsSentence({})}</p>
+        )}
+      </RunHeader>
+      <ExportActions run={run} trades={() => (isOptionsResult(result) ? optionsTradesCsv(result.trades) : libraryTradesCsv(result.trades))} equity={result} onPrint={print} />
+      <Tabs
+        label="Backtest result"
+        chosen={tab}
+        onChoose={setTab}
+        showAll={printing}
+        tabs={[
+          { key: 'summary', label: 'Summary', panel: <LibrarySummary result={result} /> },
+          { key: 'report', label: 'Report', panel: result.report ? <ReportView report={result.report} /> : <p class="muted">This answer carries no report.</p> },
+        ]}
+      />
+    </>
+  );
+}
+
+/** The summary tab: stats and charts, then an equity replay's per-symbol stats and trades, or an options replay's positions. */
+function LibrarySummary(props: { result: BacktestAnswer }) {
+  const { result } = props;
+  return (
+    <>
       <MetricCardList metrics={metricsOf(result.stats, result)} />
       <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
       {isOptionsResult(result) ? (
