@@ -25,9 +25,10 @@ interface BacktestInputs {
   readonly starting_capital: string;
 }
 
-const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period']);
-/** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest"). */
-const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', no_bars: 'period', invalid_period: 'end_date' };
+/** `options_spec` and `volatility_symbol` are the strategy's: said with a link to its form, where they are set. */
+const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period', 'options_spec', 'volatility_symbol']);
+/** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest" and "Options backtests"). */
+const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', one_underlying: 'symbols', no_bars: 'period', invalid_period: 'end_date', options_spec_required: 'options_spec' };
 const place = (error: unknown) => placeApiError(error, CONTROLS, CONTROL_OF_CODE);
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -99,7 +100,10 @@ function BacktestForm(props: { strategy: StrategyView }) {
         <Link href="/library">Back to your library</Link>
       </p>
       {isOptionsType(strategy.strategy_type) && (
-        <Notice kind="info">Backtests replay equity strategies only: there is no options data yet, so the server will refuse this one.</Notice>
+        <p class="muted">
+          The legs are priced by a model (Black–Scholes on the underlying's close), not by market quotes: no option prices are stored. The results say which volatility and
+          spread the model used.
+        </p>
       )}
       <form ref={form} class="lab-form" noValidate onSubmit={submit} aria-describedby={run.errors.form ? 'library-backtest-error' : undefined}>
         <div class="form-grid wide">
@@ -108,7 +112,11 @@ function BacktestForm(props: { strategy: StrategyView }) {
             <TickerField
               label="Symbols"
               name="symbols"
-              hint="Tickers separated by commas; each must be in the strategy's allowed symbols."
+              hint={
+                isOptionsType(strategy.strategy_type)
+                  ? "The underlying the options are on, such as SPX; it must be in the strategy's allowed symbols."
+                  : "Tickers separated by commas; each must be in the strategy's allowed symbols."
+              }
               value={inputs.symbols}
               error={errors.symbols}
               onValue={(typed) => set('symbols', typed)}
@@ -118,6 +126,16 @@ function BacktestForm(props: { strategy: StrategyView }) {
           <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
           <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
+        {errors.options_spec && (
+          <Notice kind="error">
+            {errors.options_spec} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy to give its options spec</Link>.
+          </Notice>
+        )}
+        {errors.volatility_symbol && (
+          <Notice kind="error">
+            {errors.volatility_symbol} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy's volatility symbol</Link>.
+          </Notice>
+        )}
         <RunActions id="library-backtest-error" formError={run.errors.form} running={run.running} disabled={false} idle="Run backtest" busy="Running…" progress="Running backtest" />
       </form>
       <ResultsSection
@@ -135,7 +153,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
                 symbols={run.result.symbols}
               />
             )}
-            <LibraryResults result={run.result} strategyName={strategy.name} />
+            <LibraryResults result={run.result} strategy={strategy} />
           </>
         )}
       </ResultsSection>

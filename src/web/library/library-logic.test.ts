@@ -27,6 +27,8 @@ const SAVED: StrategyView = {
   exit_max_dte: null,
   entry_rule: 'close > sma(close, 10)',
   exit_rule: null,
+  options_spec: null,
+  volatility_symbol: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };

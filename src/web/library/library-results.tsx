@@ -4,16 +4,19 @@ import { costsSentence } from '../lab/execution-words';
 import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
 import type { BacktestReport } from '../report/report-types';
 import { ReportView } from '../report/report-view';
-import { libraryTradesCsv } from '../report/trades-csv';
+import { libraryTradesCsv, optionsTradesCsv } from '../report/trades-csv';
 import { usePrint } from '../report/use-print';
 import { Tabs } from '../ui/tabs';
 import { formatCount, formatDays, formatMoney, formatPercent, formatRatio, signClass } from '../ui/format';
 import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../lab/metric-cards';
 import { LibraryTradesTable } from './library-trades-table';
+import { OptionsNotes } from './options-notes';
+import { OptionsTradesTable } from './options-trades-table';
+import { isOptionsResult } from './options-words';
 import { statsBySymbol } from './symbol-stats';
-import type { LibraryBacktestResult, LibraryStats } from './types';
+import type { BacktestAnswer, LibraryBacktestResult, LibraryStats, StrategyView } from './types';
 
-function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[] {
+function metricsOf(stats: LibraryStats, result: BacktestAnswer): Metric[] {
   return [
     { label: 'Total return', value: formatPercent(stats.total_return), tone: signClass(stats.total_return), explanation: 'Final capital ÷ starting capital − 1.' },
     { label: 'Annualized return', value: formatPercent(stats.annualized_return), tone: signClass(stats.annualized_return), explanation: 'The yearly rate that compounds to the total return.' },
@@ -27,29 +30,34 @@ function metricsOf(stats: LibraryStats, result: LibraryBacktestResult): Metric[]
   ];
 }
 
-/** A library answer asked with `report: true`. */
-export type ReportedLibraryBacktest = LibraryBacktestResult & { readonly report?: BacktestReport };
+/** A library answer asked with `report: true`: an equity replay's or an options replay's. */
+export type ReportedLibraryBacktest = BacktestAnswer & { readonly report?: BacktestReport };
 
 /**
- * A library backtest's answer: what ran, the exports, and two tabs: the summary (stats, equity and drawdown charts
- * (the lab's), per-symbol stats and the trades) and the report.
+ * A library backtest's answer: what ran (for an options replay, that its prices are modeled and why entries were
+ * skipped), the exports, and two tabs: the summary (stats, equity and drawdown charts (the lab's), then per-symbol
+ * stats and the trades, an options replay's positions with their legs) and the report.
  */
-export function LibraryResults(props: { result: ReportedLibraryBacktest; strategyName: string }) {
-  const { result } = props;
+export function LibraryResults(props: { result: ReportedLibraryBacktest; strategy: StrategyView }) {
+  const { result, strategy } = props;
   const [tab, setTab] = useState('summary');
   const { printing, print } = usePrint();
-  const run: RunDescription = { what: `${result.symbols.join(' ')} ${props.strategyName}`, start: result.start_date, end: result.end_date };
+  const run: RunDescription = { what: `${result.symbols.join(' ')} ${strategy.name}`, start: result.start_date, end: result.end_date };
   return (
     <>
       <RunHeader symbols={result.symbols}>
         <p class="results__what">
-          <strong>{props.strategyName}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
+          <strong>{strategy.name}</strong> on <strong>{result.symbols.join(', ')}</strong>, {result.start_date} to {result.end_date} (
           {formatCount(result.dates.length)} daily bars)
         </p>
-        {/* The web app sends a library backtest no costs, so it ran with none. */}
-        <p class="results__costs">{costsSentence({})}</p>
+        {isOptionsResult(result) ? (
+          <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />
+        ) : (
+          // The web app sends a library backtest no costs, so it ran with none.
+          <p class="results__costs">{costsSentence({})}</p>
+        )}
       </RunHeader>
-      <ExportActions run={run} trades={() => libraryTradesCsv(result.trades)} equity={result} onPrint={print} />
+      <ExportActions run={run} trades={() => (isOptionsResult(result) ? optionsTradesCsv(result.trades) : libraryTradesCsv(result.trades))} equity={result} onPrint={print} />
       <Tabs
         label="Backtest result"
         chosen={tab}
@@ -64,13 +72,31 @@ export function LibraryResults(props: { result: ReportedLibraryBacktest; strateg
   );
 }
 
-function LibrarySummary(props: { result: LibraryBacktestResult }) {
+/** The summary tab: stats and charts, then an equity replay's per-symbol stats and trades, or an options replay's positions. */
+function LibrarySummary(props: { result: BacktestAnswer }) {
   const { result } = props;
-  const bySymbol = useMemo(() => Object.entries(statsBySymbol(result.trades)).sort(([a], [b]) => (a < b ? -1 : 1)), [result]);
   return (
     <>
       <MetricCardList metrics={metricsOf(result.stats, result)} />
       <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
+      {isOptionsResult(result) ? (
+        <>
+          <h3>Trades</h3>
+          <OptionsTradesTable trades={result.trades} />
+        </>
+      ) : (
+        <EquityTrades result={result} />
+      )}
+    </>
+  );
+}
+
+/** An equity replay's trades: per-symbol stats, then every round trip. */
+function EquityTrades(props: { result: LibraryBacktestResult }) {
+  const { result } = props;
+  const bySymbol = useMemo(() => Object.entries(statsBySymbol(result.trades)).sort(([a], [b]) => (a < b ? -1 : 1)), [result]);
+  return (
+    <>
       <h3 id="by-symbol-heading">By symbol</h3>
       {bySymbol.length === 0 ? (
         <p class="muted">No trades on any symbol.</p>

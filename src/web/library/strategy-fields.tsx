@@ -20,7 +20,7 @@ export function IdentityFields(props: { value: StrategyInputs; errors: Errors; s
       <TextField label="Name" required {...text('name')} />
       <SelectField
         label="Strategy type"
-        hint="Options types take legs in the compliance check; backtests replay equity types only."
+        hint="Options types take legs in the compliance check, and their backtests price the legs with a model (see Options spec)."
         choices={STRATEGY_TYPES}
         {...select('strategy_type')}
       />
@@ -102,13 +102,13 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Profit target (%)"
             inputMode="decimal"
-            hint={`Close when the gain reaches this percent of the entry price (of the credit received, for credit strategies). Empty: none.${storedAs(value.exit_profit_target_pct, 1)}`}
+            hint={`Close when the gain reaches this percent of the entry price (options: of the credit, so 50 closes once half of it is kept). Empty: none.${storedAs(value.exit_profit_target_pct, 1)}`}
             {...text('exit_profit_target_pct')}
           />
           <TextField
             label="Stop loss (%)"
             inputMode="decimal"
-            hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 %. Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
+            hint={`Close when the loss reaches this percent, typed as a positive number: 10 closes at −10 % (options: of the credit). Empty: none.${storedAs(value.exit_stop_loss_pct, -1)}`}
             {...text('exit_stop_loss_pct')}
           />
           <TextField
@@ -134,13 +134,13 @@ export function RuleFields(props: { value: StrategyInputs; errors: Errors; set: 
           <TextField
             label="Minimum credit ($)"
             inputMode="decimal"
-            hint="Credit strategies: the least net credit an entry must collect. Empty: no minimum."
+            hint="Credit strategies: the least net credit per share an entry must collect (a backtest skips an entry whose modeled credit is smaller). Empty: no minimum."
             {...text('credit_min_amount')}
           />
           <TextField
             label="Max days to expiry"
             inputMode="numeric"
-            hint="The most days to expiration an entry's legs may have. Empty: no limit."
+            hint="Trade checks: the most calendar days to expiry an entry's legs may have. Backtests: close a position once its days to expiry fall to this. Empty: no limit."
             {...text('exit_max_dte')}
           />
         </div>

@@ -10,11 +10,14 @@ import { isSignedOut, placeApiError } from './errors';
 import { setFlash } from './flash';
 import { SignedInPage } from './signed-in-page';
 import { IdentityFields, RuleFields } from './strategy-fields';
-import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, type StrategyInputs } from './strategy-inputs';
+import { OptionsSpecFields } from './options-spec-fields';
+import type { OptionsSpecInputs } from './options-spec-inputs';
+import { isOptionsType } from './strategy-labels';
+import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, STRATEGY_CONTROLS, type StrategyInputs } from './strategy-inputs';
 import type { StrategyView } from './types';
 
-/** The form's controls by the API's field names, where a 400's `details[].field` is placed. */
-const CONTROLS = new Set(Object.keys(EMPTY_INPUTS));
+/** The errors a change of `key` makes obsolete: its own, and a spec box's change the whole spec's. */
+const obsoleteBy = (key: string) => (key.startsWith('options_spec') || key === 'options_strike_by' ? [key, 'options_spec'] : [key]);
 
 /** `/library/new`: an empty strategy form. */
 export function NewStrategyPage() {
@@ -48,8 +51,11 @@ function StrategyForm(props: { saved: StrategyView | undefined }) {
   const set = <K extends keyof StrategyInputs>(key: K, next: StrategyInputs[K]) => {
     setInputs((current) => ({ ...current, [key]: next }));
     // An error is about what was there: it goes when the field changes (a rule's live check takes over).
-    if (errors.fields[key]) setErrors((current) => ({ ...current, fields: Object.fromEntries(Object.entries(current.fields).filter(([field]) => field !== key)) }));
+    const obsolete = obsoleteBy(key);
+    if (obsolete.some((field) => errors.fields[field])) setErrors((current) => ({ ...current, fields: Object.fromEntries(Object.entries(current.fields).filter(([field]) => !obsolete.includes(field))) }));
   };
+
+  const setSpec = <K extends keyof OptionsSpecInputs>(key: K, next: OptionsSpecInputs[K]) => set(key, next as StrategyInputs[K]);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -72,7 +78,7 @@ function StrategyForm(props: { saved: StrategyView | undefined }) {
     } catch (error) {
       setBusy(false);
       if (isSignedOut(error)) return void reload();
-      setErrors(placeApiError(error, CONTROLS, { invalid_rule: 'entry_rule' }));
+      setErrors(placeApiError(error, STRATEGY_CONTROLS, { invalid_rule: 'entry_rule' }));
     }
   }
 
@@ -86,6 +92,7 @@ function StrategyForm(props: { saved: StrategyView | undefined }) {
       )}
       <IdentityFields value={inputs} errors={errors.fields} set={set} />
       <RuleFields value={inputs} errors={errors.fields} set={set} />
+      {isOptionsType(inputs.strategy_type) && <OptionsSpecFields type={inputs.strategy_type} value={inputs} errors={errors.fields} set={setSpec} />}
       {errors.form && (
         <div id="strategy-form-error">
           <Notice kind="error">{errors.form}</Notice>

@@ -1,8 +1,10 @@
-import { decimalOf } from './decimal-text';
+import { decimalOf, fractionOf, percentOf } from './decimal-text';
 import { ruleProblem } from '../../strategies/grammar/index';
-import { normaliseSymbols } from './strategy-labels';
+import { isOptionsType, normaliseSymbols } from './strategy-labels';
+import { checkSpecInputs, EMPTY_SPEC_INPUTS, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
 import type { AllowedSides, StrategyFields, StrategyType, StrategyView } from './types';
 
+export { fractionOf, percentOf } from './decimal-text';
 export { isOptionsType, normaliseSymbols, SIDE_CHOICES, STRATEGY_TYPES, strategyTypeLabel } from './strategy-labels';
 
 /**
@@ -10,7 +12,7 @@ export { isOptionsType, normaliseSymbols, SIDE_CHOICES, STRATEGY_TYPES, strategy
  * conversions between it and the API: percent fields are typed as percentages and sent as the fractions the
  * API stores (20 → 0.2; a stop loss of 50 → -0.5); empty means "no constraint" (null).
  */
-export interface StrategyInputs {
+export interface StrategyInputs extends OptionsSpecInputs {
   readonly name: string;
   readonly description: string;
   readonly strategy_type: StrategyType;
@@ -45,17 +47,11 @@ export const EMPTY_INPUTS: StrategyInputs = {
   exit_max_dte: '',
   entry_rule: '',
   exit_rule: '',
+  ...EMPTY_SPEC_INPUTS,
 };
 
-/** A fraction as the percentage typed for it: 0.07 → "7" (not 7.000000000000001). */
-export function percentOf(fraction: number): string {
-  return String(Number((fraction * 100).toPrecision(12)));
-}
-
-/** A percentage typed as the fraction stored: "20" → 0.2. */
-export function fractionOf(percent: number): number {
-  return Number((percent / 100).toPrecision(12));
-}
+/** The form's controls by the API's field names, where a 400's `details[].field` is placed (`options_spec`: the spec's fieldset). */
+export const STRATEGY_CONTROLS: ReadonlySet<string> = new Set([...Object.keys(EMPTY_INPUTS), 'options_spec']);
 
 const numberText = (value: number | null) => (value === null ? '' : String(value));
 
@@ -75,6 +71,7 @@ export function inputsOf(strategy: StrategyView): StrategyInputs {
     exit_max_dte: numberText(strategy.exit_max_dte),
     entry_rule: strategy.entry_rule ?? '',
     exit_rule: strategy.exit_rule ?? '',
+    ...specInputsOf(strategy.options_spec, strategy.volatility_symbol),
   };
 }
 
@@ -102,6 +99,9 @@ export function fieldsOf(inputs: StrategyInputs): StrategyFields {
     // As typed (not trimmed), so a column the server reports is the column the editor showed.
     entry_rule: inputs.entry_rule.trim() === '' ? null : inputs.entry_rule,
     exit_rule: inputs.exit_rule.trim() === '' ? null : inputs.exit_rule,
+    // The spec belongs to the options types: another type sends none (and an edit to it clears a stored one).
+    options_spec: isOptionsType(inputs.strategy_type) ? specOf(inputs.strategy_type, inputs) : null,
+    volatility_symbol: isOptionsType(inputs.strategy_type) ? volatilitySymbolOf(inputs) : null,
   };
 }
 
@@ -118,9 +118,16 @@ export function createBody(inputs: StrategyInputs): Partial<StrategyFields> {
  */
 export function patchBody(inputs: StrategyInputs, saved: StrategyView): Partial<StrategyFields> {
   const shown = inputsOf(saved);
-  return Object.fromEntries(
-    Object.entries(fieldsOf(inputs)).filter(([key, value]) => inputs[key as keyof StrategyInputs] !== shown[key as keyof StrategyInputs] && saved[key as keyof StrategyFields] !== value),
-  );
+  const shownFields = fieldsOf(shown);
+  const sent = fieldsOf(inputs);
+  // The spec's fields come from several boxes (and the type): compared as sent, not box by box.
+  const changed = (key: keyof StrategyFields) =>
+    key === 'options_spec'
+      ? !sameSpec(sent.options_spec, shownFields.options_spec) && !sameSpec(sent.options_spec, saved.options_spec)
+      : key === 'volatility_symbol'
+        ? sent.volatility_symbol !== shownFields.volatility_symbol && sent.volatility_symbol !== saved.volatility_symbol
+        : inputs[key as keyof StrategyInputs] !== shown[key as keyof StrategyInputs] && saved[key] !== sent[key];
+  return Object.fromEntries(Object.entries(sent).filter(([key]) => changed(key as keyof StrategyFields)));
 }
 
 type Errors = Record<string, string>;
@@ -161,5 +168,6 @@ export function checkStrategyInputs(inputs: StrategyInputs): Errors {
     const problem = inputs[key].trim() === '' ? null : ruleProblem(inputs[key]);
     if (problem) errors[key] = problem.message;
   }
+  if (isOptionsType(inputs.strategy_type)) Object.assign(errors, checkSpecInputs(inputs.strategy_type, inputs, (symbol) => TICKER.test(symbol)));
   return errors;
 }

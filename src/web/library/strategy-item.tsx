@@ -7,6 +7,7 @@ import { ConfirmDelete, deleteItem } from '../ui/confirm-delete';
 import { Notice } from '../ui/form';
 import { isSignedOut } from './errors';
 import { SIDE_CHOICES, strategyTypeLabel } from './strategy-labels';
+import { specSummary } from './options-words';
 import type { StrategyView } from './types';
 
 /** The rules in one line: "SPX · at most $5,000 · buy only · target +20.00% · stop −10.00% · entry rule". */
@@ -15,6 +16,7 @@ export function ruleSummary(strategy: StrategyView): string {
   parts.push(strategy.entry_symbol_allowlist ? strategy.entry_symbol_allowlist.split(',').join(', ') : 'any symbol');
   if (strategy.entry_max_position_size !== null) parts.push(`at most ${formatMoney(strategy.entry_max_position_size)} a trade`);
   if (strategy.entry_allowed_sides) parts.push(SIDE_CHOICES.find((choice) => choice.value === strategy.entry_allowed_sides)!.label.toLowerCase());
+  if (strategy.options_spec) parts.push(specSummary(strategy.options_spec, strategy.volatility_symbol));
   if (strategy.exit_profit_target_pct !== null) parts.push(`target +${formatPercent(strategy.exit_profit_target_pct)}`);
   if (strategy.exit_stop_loss_pct !== null) parts.push(`stop ${formatPercent(strategy.exit_stop_loss_pct)}`);
   if (strategy.exit_trailing_stop_pct !== null) parts.push(`trailing stop ${formatPercent(strategy.exit_trailing_stop_pct)}`);

@@ -16,8 +16,8 @@ export function strategyTypeLabel(type: StrategyType): string {
   return STRATEGY_TYPES.find((entry) => entry.value === type)?.label ?? type;
 }
 
-/** Option strategies: their trades have legs, and the library backtest refuses them (no options data yet). */
-export function isOptionsType(type: StrategyType): boolean {
+/** Option strategies: their trades have legs, and their backtests price the legs with a model. */
+export function isOptionsType(type: StrategyType): type is 'iron_condor' | 'vertical_spread' {
   return STRATEGY_TYPES.some((entry) => entry.value === type && entry.options);
 }
 

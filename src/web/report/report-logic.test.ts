@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNS, DEFAULT_SEED, MAX_RUNS as SERVER_MAX_RUNS } from '../../backtest/monte-carlo.schema';
 import { ApiError } from '../api';
 import type { RoundTrip } from '../lab/round-trips';
-import type { LibraryTrade } from '../library/types';
+import type { LibraryTrade, OptionsTrade } from '../library/types';
 import { csvField, csvFileName, csvText, dailyEquityCsv } from './csv';
 import { fanGeometry, niceTicks, type FanBox } from './fan-geometry';
 import { checkMonteCarloInputs, DEFAULT_MONTE_CARLO_INPUTS, MAX_RUNS, monteCarloErrors, monteCarloRequest } from './monte-carlo-inputs';
 import { heatCell, monthlyGrid, monthlyScale, readableOn } from './monthly-grid';
 import { histogramBars, presentPoints } from './report-series';
 import { fanSentence, lossSentence, monthText, streakText } from './report-words';
-import { labTradesCsv, libraryTradesCsv } from './trades-csv';
+import { labTradesCsv, libraryTradesCsv, optionsTradesCsv } from './trades-csv';
 
 describe('CSV (RFC 4180)', () => {
   it('quotes a field only when it holds a comma, a quote or a line break, doubling its quotes', () => {
@@ -55,6 +55,22 @@ describe('CSV (RFC 4180)', () => {
     expect(libraryTradesCsv([trade])).toBe(
       'symbol,side,entry_date,entry_price,exit_date,exit_price,qty,pnl,return,commission,exit_reason\r\nSPX,long,2020-01-02,100,2020-01-10,95,3,-15,-0.05,1,stop_loss\r\n',
     );
+  });
+
+  it('lists an options position as one row: its net credit, then its legs in one column', () => {
+    const position: OptionsTrade = {
+      symbol: 'SPX', side: 'short', entry_date: '2020-01-02', entry_price: 1.5, exit_date: '2020-01-30', exit_price: 0.4, qty: 2,
+      pnl: 218, return: 0.0623, exit_reason: 'profit_target', commission: 2, credit: 1.5,
+      legs: [
+        { occ_symbol: 'SPX200221P03000000', right: 'put', strike: 3000, expiry: '2020-02-21', side: 'short', entry_price: 4.1, exit_price: 1.2 },
+        { occ_symbol: 'SPX200221P02990000', right: 'put', strike: 2990, expiry: '2020-02-21', side: 'long', entry_price: 2.6, exit_price: 0.8 },
+      ],
+    };
+    expect(optionsTradesCsv([position]).split('\r\n')).toEqual([
+      'symbol,side,entry_date,entry_price,exit_date,exit_price,qty,pnl,return,commission,exit_reason,credit,legs',
+      'SPX,short,2020-01-02,1.5,2020-01-30,0.4,2,218,0.0623,2,profit_target,1.5,short put 3000 2020-02-21 SPX200221P03000000 4.1 1.2; long put 2990 2020-02-21 SPX200221P02990000 2.6 0.8',
+      '',
+    ]);
   });
 });
 

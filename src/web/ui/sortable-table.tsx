@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatCount } from './format';
 
@@ -67,6 +67,8 @@ export interface SortableTableProps<Row, K extends string> {
   readonly rowsName: string;
   /** Shown instead of the table when there are no rows. */
   readonly empty: ComponentChildren;
+  /** Shown in a row of its own under a row, across every column (a trade's legs, when opened); null: nothing. */
+  readonly detail?: (row: Row) => ComponentChildren | null;
 }
 
 /** Rows sortable by each column with buttons in the headers, shown a page (100 rows) at a time. */
@@ -110,16 +112,26 @@ export function SortableTable<Row, K extends string>(props: SortableTableProps<R
             </tr>
           </thead>
           <tbody>
-            {visible.map((row) => (
-              <tr key={props.rowKey(row)}>
-                {columns.map((column) => (
-                  // The label names the figure where a narrow screen lays a row out as a card (styles.css).
-                  <td key={column.key} class={`${column.numeric ? 'num' : ''} ${column.tone?.(row) ?? ''}`} data-label={column.label}>
-                    {column.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
+            {visible.map((row) => {
+              const detail = props.detail?.(row) ?? null;
+              return (
+                <Fragment key={props.rowKey(row)}>
+                  <tr>
+                    {columns.map((column) => (
+                      // The label names the figure where a narrow screen lays a row out as a card (styles.css).
+                      <td key={column.key} class={`${column.numeric ? 'num' : ''} ${column.tone?.(row) ?? ''}`} data-label={column.label}>
+                        {column.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                  {detail !== null && (
+                    <tr class="detail-row">
+                      <td colSpan={columns.length}>{detail}</td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>
