@@ -2,13 +2,13 @@ import { EngineError } from '../engine/index.js';
 import { BadRequest, Unprocessable, type AppError } from '../platform/errors.js';
 
 /** What the engine refuses on a well-formed request's meaning (422); every other refusal is the request's mistake (400). */
-const UNPROCESSABLE = new Set(['benchmark_too_short', 'capital_exhausted']);
+const UNPROCESSABLE = new Set(['benchmark_too_short', 'capital_exhausted', 'no_occ_symbol']);
 
 function refusal(error: EngineError): AppError {
   return UNPROCESSABLE.has(error.code) ? new Unprocessable(error.code, error.message, error.details) : new BadRequest(error.code, error.message, error.details);
 }
 
-/** Runs engine code on request input: what the engine refuses (an `EngineError`) becomes a 400, or a 422 for `benchmark_too_short` and `capital_exhausted`. */
+/** Runs engine code on request input: what the engine refuses (an `EngineError`) becomes a 400, or a 422 for `benchmark_too_short`, `capital_exhausted` and `no_occ_symbol`. */
 export function refusedByEngine<T>(work: () => T): T {
   try {
     return work();

@@ -75,7 +75,7 @@ export async function optionsBacktestBody(
   return deps.responses.getOrCreate(key, async () => {
     const { series } = underlying;
     const [entry, exit] = signalsOf(series, entryRule, exitRule);
-    const result = replayOptionsStrategy(
+    const result = refusedByEngine(() => replayOptionsStrategy(
       {
         symbol,
         bars: series,
@@ -87,7 +87,7 @@ export async function optionsBacktestBody(
       replay,
       settings,
       capital,
-    );
+    ));
     const head = optionsBacktestHead(Number(strategy.id), result, execution.named);
     if (benchmark) {
       const equity = Float64Array.from(result.equity_curve);

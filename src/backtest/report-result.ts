@@ -28,7 +28,7 @@ export function roundedReport(run: ReportInput): BacktestReport {
 
 /**
  * The round trips of a template run: each SELL with the BUY before it (a template holds one position at a time),
- * its return the SELL's (sell price / buy price − 1).
+ * its return the SELL's (sell price / buy price − 1, or pnl / (buy value + buy commission) with costs named).
  */
 export function templateRoundTrips(trades: readonly BacktestTrade[]): ReportTrade[] {
   const trips: ReportTrade[] = [];

@@ -77,6 +77,13 @@ describe('monteCarlo', () => {
     expectExact(result, outcomes, capital);
   });
 
+  it('shuffle: trades compounding to exactly the capital are no loss in any order (compared in cents, not by the last bit)', () => {
+    // (1.1)(1/1.1)(0.8)(1/0.8)(1.3)(1/1.3)(1.07)(1/1.07) = 1 exactly; the float products differ by order in the last bit.
+    const returns = [0.1, 1 / 1.1 - 1, -0.2, 1 / 0.8 - 1, 0.3, 1 / 1.3 - 1, 0.07, 1 / 1.07 - 1];
+    const result = monteCarlo({ returns, initialCapital: 10_000, runs: 1_000, seed: 1, method: 'shuffle' });
+    expect(result.probability_of_loss).toBe(0);
+  });
+
   it('shuffle: matches the exact distribution over all orderings of five trades; the final equity never changes', () => {
     const returns = [0.3, 0.2, 0.1, -0.2, -0.05];
     const outcomes = orderings(returns).map((r) => path(capital, r)); // 120, equally likely

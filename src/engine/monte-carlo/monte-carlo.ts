@@ -3,6 +3,7 @@
  * `runs` times — drawn with replacement (bootstrap) or put in a random order (shuffle) — each path compounded on the
  * starting capital in trade order, and the distribution of the paths' final equity and maximum drawdown.
  */
+import { roundMoney } from '../round.js';
 import { percentilesOf, type Percentiles } from './percentile.js';
 import { Xoshiro128 } from './prng.js';
 
@@ -70,7 +71,8 @@ export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
     }
     finals[run] = equity;
     drawdowns[run] = lowest;
-    if (equity < initialCapital) losses++;
+    // In cents: a shuffle's paths all end alike in exact arithmetic, and the float product's last bit must not make a loss.
+    if (roundMoney(equity) < roundMoney(initialCapital)) losses++;
   }
   const bands: EquityBands = { trade_numbers: points, p5: [], p25: [], p50: [], p75: [], p95: [], actual: actualPath(returns, initialCapital, points) };
   for (const column of columns) {

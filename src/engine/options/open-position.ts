@@ -10,7 +10,7 @@ import { dateOfDayNumber, type DayNumbers } from '../dates.js';
 import { yearsToExpiry } from './black-scholes.js';
 import { expiryDay } from './expiry.js';
 import { formatOccSymbol } from './occ-format.js';
-import { commissionCents, fillLegs, type OpenOptionsPosition } from './position.js';
+import { boundedFills, commissionCents, type OpenOptionsPosition } from './position.js';
 import { cashOf, type OptionsBook } from './book.js';
 import { maxLossPerShare, payoffRange, structureLegs } from './structure.js';
 
@@ -22,7 +22,9 @@ export function openPosition(book: OptionsBook, t: number, sigma: number, days: 
   const expiry = expiryDay(entryDay, strategy.spec.dte);
   const market = { spot, volatility: sigma, years: yearsToExpiry(expiry - entryDay), rate: settings.rate };
   const shapes = structureLegs(strategy.type, strategy.spec, market);
-  const fills = fillLegs(shapes, market, 1);
+  const range = payoffRange(shapes);
+  const payoffBounds = { lowest: Math.round(range.lowest * 100), highest: Math.round(range.highest * 100) };
+  const fills = boundedFills(shapes, market, 1, payoffBounds);
   const creditCents = -fills.netCents;
   // A credit structure must open for a credit, at least credit_min_amount a share; a debit one ignores the field.
   if (book.credit && (creditCents <= 0 || (strategy.creditMinAmount !== null && creditCents / 100 < strategy.creditMinAmount))) {
@@ -52,6 +54,6 @@ export function openPosition(book: OptionsBook, t: number, sigma: number, days: 
     creditCents,
     entryCommissionCents: commission,
     maxLossCents: maxLossShareCents * 100 * contracts + 2 * commission,
-    lowestPayoffCents: Math.round(payoffRange(shapes).lowest * 100),
+    payoffBounds,
   };
 }

@@ -27,8 +27,8 @@ export interface OpenOptionsPosition {
   readonly entryCommissionCents: number;
   /** The maximum loss committed, cents (per contract × contracts, the entry's and the closing fill's commissions included). */
   readonly maxLossCents: number;
-  /** The structure's lowest value at expiry, cents a share: a close never costs more (closingFills). */
-  readonly lowestPayoffCents: number;
+  /** The structure's values at expiry, cents a share: no fill goes beyond them (boundedFills). */
+  readonly payoffBounds: PayoffBoundsCents;
 }
 
 /** How a leg is priced on a close: the underlying's close, the volatility and the years to expiry. */
@@ -69,25 +69,36 @@ export function fillLegs(legs: readonly LegShape[], market: LegMarket, direction
   return { cents, netCents, spreadPerShare };
 }
 
+/** The structure's lowest and highest value at expiry, cents a share: no fill of the whole structure goes beyond them. */
+export interface PayoffBoundsCents {
+  readonly lowest: number;
+  readonly highest: number;
+}
+
 /**
- * Closing every leg (fillLegs with direction −1), the net never below the structure's lowest value at expiry
- * (`lowestCents`, cents a share): half-spreads on deep in-the-money legs can add up to more than a vertical's width,
- * and no one pays more to close a spread than it can ever cost at expiry. The excess comes off the legs' spreads,
- * whole cents, in leg order, so the legs still add up to the net.
+ * fillLegs, the net kept within the structure's values at expiry: half-spreads on deep in-the-money legs can add up
+ * to more than a vertical's width, and no one pays more to close a spread (or to open a debit spread) than it can
+ * ever be worth. The excess comes off the legs' half-spreads, whole cents in leg order, so the legs still add up to
+ * the net.
  */
-export function closingFills(legs: readonly LegShape[], market: LegMarket, lowestCents: number): LegFills {
-  const fills = fillLegs(legs, market, -1);
-  let excess = lowestCents - fills.netCents;
+export function boundedFills(legs: readonly LegShape[], market: LegMarket, direction: 1 | -1, bounds: PayoffBoundsCents): LegFills {
+  const fills = fillLegs(legs, market, direction);
+  const below = bounds.lowest - fills.netCents;
+  const above = fills.netCents - bounds.highest;
+  let excess = Math.max(below, above);
   if (excess <= 0) return fills;
+  // The way the net must move (+1 up from below the lowest, −1 down from above the highest); a leg moves by sign × that.
+  const towards = below > 0 ? 1 : -1;
   const cents = fills.cents.slice();
   for (let pass = 0; pass < 2 && excess > 0; pass++) {
     legs.forEach((leg, i) => {
       if (excess <= 0) return;
+      const raise = towards * leg.sign > 0;
       const midCents = Math.round(legModel(leg, market) * 100);
-      // First pass: give back at most the spread this leg paid; second pass: whatever is left (a rounding cent).
-      const room = leg.sign > 0 ? (pass === 0 ? Math.max(0, midCents - cents[i]!) : excess) : pass === 0 ? Math.max(0, cents[i]! - midCents) : cents[i]!;
+      // First pass: at most the spread this leg paid; second: whatever is left (a rounding cent), no price below 0.
+      const room = pass === 0 ? Math.max(0, raise ? midCents - cents[i]! : cents[i]! - midCents) : raise ? excess : cents[i]!;
       const move = Math.min(room, excess);
-      cents[i] = cents[i]! + leg.sign * move;
+      cents[i] = cents[i]! + (raise ? move : -move);
       excess -= move;
     });
   }

@@ -15,7 +15,7 @@ import { libraryStats } from '../replay/replay.js';
 import { drawdownCurve } from '../simulate.js';
 import { realizedVolatility, yearsToExpiry } from './black-scholes.js';
 import { SPREAD_WORDS } from './modeled-spread.js';
-import { closingFills, commissionCents, intrinsicCents, modelValue, type LegMarket, type OpenOptionsPosition } from './position.js';
+import { boundedFills, commissionCents, intrinsicCents, modelValue, type LegMarket, type OpenOptionsPosition } from './position.js';
 import { cashOf, newBook, type OptionsBook } from './book.js';
 import { openPosition } from './open-position.js';
 import type { OptionsExitReason, OptionsReplay, OptionsReplayInput, OptionsReplaySettings, OptionsReplayStrategy } from './replay-types.js';
@@ -131,7 +131,7 @@ function exitOnClose(book: OptionsBook, position: OpenOptionsPosition, t: number
 
 /** Closes every leg at this close's model prices, each paying half its spread (never beyond the structure's worst value at expiry), and a commission. */
 function closePosition(book: OptionsBook, position: OpenOptionsPosition, t: number, market: LegMarket, reason: OptionsExitReason): void {
-  const fills = closingFills(position.legs, market, position.lowestPayoffCents);
+  const fills = boundedFills(position.legs, market, -1, position.payoffBounds);
   const commission = commissionCents(position.legs.length, position.contracts, book.settings.commissionPerContract);
   book.spreadPaid += fills.spreadPerShare * 100 * position.contracts;
   record(book, position, t, fills.cents, fills.netCents, commission, reason);

@@ -3,7 +3,7 @@ import type { MonthReturn, YearReturn } from './types.js';
 /**
  * The return of each calendar period (month: 'YYYY-MM', year: 'YYYY', by the dates' prefix of `length`): the
  * equity at the period's last date over the equity at the previous period's last date (the initial capital for the
- * first period), − 1. Consecutive periods share their boundary equity, so the returns compound to the total return.
+ * first period), − 1 (0 from an equity of 0). Consecutive periods share their boundary equity, so the returns compound to the total return.
  */
 function periodReturns(dates: readonly string[], equity: ArrayLike<number>, initialCapital: number, length: number) {
   const periods: { key: string; return: number }[] = [];
@@ -12,7 +12,8 @@ function periodReturns(dates: readonly string[], equity: ArrayLike<number>, init
     const key = dates[t]!.slice(0, length);
     const last = t === dates.length - 1 || dates[t + 1]!.slice(0, length) !== key;
     if (!last) continue;
-    periods.push({ key, return: equity[t]! / base - 1 });
+    // From an equity of 0 (everything lost) nothing can be returned: 0, as metrics.ts's daily returns.
+    periods.push({ key, return: base > 0 ? equity[t]! / base - 1 : 0 });
     base = equity[t]!;
   }
   return periods;

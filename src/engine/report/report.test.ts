@@ -22,6 +22,13 @@ describe('backtestReport', () => {
     ]);
   });
 
+  it('a month after the equity reached 0 returns 0, not 0 / 0 (a run that lost everything still has a report)', () => {
+    const ruined = backtestReport({ dates: ['2024-01-31', '2024-02-29', '2024-03-28'], equity: new Float64Array([50, 0, 0]), initialCapital: 100, trades: [] });
+    expect(ruined.monthly_returns.map((m) => m.return)).toEqual([-0.5, -1, 0]);
+    expect(ruined.yearly_returns).toEqual([{ year: 2024, return: -1 }]);
+    expect(ruined.worst_month).toEqual({ year: 2024, month: 2, return: -1 });
+  });
+
   it('compounds the monthly and the yearly returns to the total return', () => {
     const total = 108.9 / 95 - 1;
     const compound = (rs: { return: number }[]) => rs.reduce((g, r) => g * (1 + r.return), 1) - 1;
