@@ -141,7 +141,18 @@ describeInBrowser('the Strategy Library in Chromium', () => {
     const ran = page.waitForResponse((response) => response.url().endsWith('/api/backtest/run'));
     await page.getByRole('button', { name: 'Run backtest' }).click();
     const backtest = await ran;
-    expect(backtest.request().postDataJSON()).toEqual({ strategy_id: id, symbols: ['SPX'], start_date: '2000-01-03', end_date: '2020-04-17', starting_capital: 10000, report: true });
+    // The lab's "Costs and sizing" at its defaults: no costs, all in, the strategy's own exits; no benchmark typed, none sent.
+    expect(backtest.request().postDataJSON()).toEqual({
+      strategy_id: id,
+      symbols: ['SPX'],
+      start_date: '2000-01-03',
+      end_date: '2020-04-17',
+      starting_capital: 10000,
+      costs: { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0 },
+      sizing: { mode: 'all_in' },
+      exits: { stop_loss_pct: null, take_profit_pct: null, trailing_stop_pct: null },
+      report: true,
+    });
     const backtestAnswer = (await backtest.json()) as { trades: unknown[]; report: { monthly_returns: { year: number }[] } };
     await page.getByText(/^Trades \(\d[\d,]* round trips/).waitFor();
     const cards = page.locator('.metric-card');

@@ -78,10 +78,22 @@ describeInBrowser('options strategies in the library backtest (modeled prices), 
     await page.getByRole('link', { name: 'Backtest it' }).click();
     await heading(page, 'Backtest a strategy');
     expect(await page.getByLabel('Symbols').inputValue()).toBe('SPX');
+    // Only the commission per contract: an options position's size and exits are the strategy's own.
+    expect(await page.getByLabel('Position size').count()).toBe(0);
+    await page.getByLabel('Commission per contract ($)').fill('0.65');
+    const asked = page.waitForRequest('**/api/backtest/run');
     const answered = page.waitForResponse('**/api/backtest/run');
     await page.getByRole('button', { name: 'Run backtest' }).click();
-    const answer = (await (await answered).json()) as { trades: unknown[]; report: { monthly_returns: { year: number }[] } };
+    const sent = (await asked).postDataJSON() as Record<string, unknown>;
+    expect(sent.costs).toEqual({ commission_per_contract: 0.65 });
+    expect(Object.keys(sent)).not.toContain('sizing');
+    expect(Object.keys(sent)).not.toContain('exits');
+    const answer = (await (await answered).json()) as { trades: { qty: number; commission: number }[]; report: { monthly_returns: { year: number }[] } };
     await page.getByText(MODELED_NOTE).waitFor();
+    await page.getByText('Commission: $0.65 per contract and leg, on each opening and closing fill.').waitFor();
+    // Four legs, opened and closed: 8 fills of $0.65 a contract (a leg held to expiry settles without one).
+    expect(answer.trades[0]!.commission).toBeGreaterThan(0);
+    expect(answer.trades[0]!.commission).toBeLessThanOrEqual(8 * 0.65 * answer.trades[0]!.qty + 0.005);
     await page.getByText(/^Trades \(\d[\d,]* positions/).waitFor();
     const rows = page.locator('.options-trades > tbody > tr:not(.detail-row)');
     expect(await rows.count()).toBeGreaterThan(1);

@@ -11,7 +11,8 @@ const SIZING_VALUE: Readonly<Record<Exclude<ExecutionInputs['sizing_mode'], 'all
 
 /**
  * "Costs and sizing": a cost preset and its four editable fields, the sizing, the exits and the benchmark — the
- * execution settings every lab, comparison and Optimize run sends (execution-inputs.ts).
+ * execution settings every lab, comparison and Optimize run sends (execution-inputs.ts), and a library backtest of an
+ * equity strategy (library/backtest-execution-fields.tsx).
  */
 export function ExecutionFields(props: { value: ExecutionInputs; errors: Readonly<Record<string, string>>; onChange: (next: ExecutionInputs) => void }) {
   const { value, errors } = props;

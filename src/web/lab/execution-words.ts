@@ -3,7 +3,8 @@ import type { TemplateExitReason } from '../../engine/execution/settings';
 import { formatPercent } from '../ui/format';
 import type { BacktestResult } from './types';
 
-const fee = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+/** Dollars to the cent, or to the tenth of a cent and beyond where a fee has them ($0.005). */
+export const fee = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 export const EXIT_REASON_LABELS: Readonly<Record<TemplateExitReason, string>> = {
   signal: 'Signal',

@@ -9,6 +9,8 @@ import { Link, useLocation } from '../router';
 import { Notice, TextField, TickerField, formInputs } from '../ui/form';
 import { PeriodFields } from '../ui/period-fields';
 import { useFocusFirstInvalid } from '../ui/use-focus-first-invalid';
+import { checkLibraryExecution, DEFAULT_LIBRARY_EXECUTION, libraryExecutionRequest, type LibraryExecutionInputs } from './backtest-execution';
+import { LibraryExecutionFields } from './backtest-execution-fields';
 import { placeApiError } from './errors';
 import { decimalOf } from './decimal-text';
 import { LibraryResults, type ReportedLibraryBacktest } from './library-results';
@@ -26,7 +28,7 @@ interface BacktestInputs {
 }
 
 /** `options_spec` and `volatility_symbol` are the strategy's: said with a link to its form, where they are set. */
-const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period', 'options_spec', 'volatility_symbol']);
+const CONTROLS = new Set(['symbols', 'start_date', 'end_date', 'starting_capital', 'period', 'options_spec', 'volatility_symbol', 'benchmark']);
 /** Refusals that name no field but concern one control (docs/backtesting.md, "Library backtest" and "Options backtests"). */
 const CONTROL_OF_CODE = { symbol_not_allowed: 'symbols', one_underlying: 'symbols', no_bars: 'period', invalid_period: 'end_date', options_spec_required: 'options_spec' };
 const place = (error: unknown) => placeApiError(error, CONTROLS, CONTROL_OF_CODE);
@@ -63,6 +65,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
     end_date: DEFAULT_MARKET_INPUTS.end_date,
     starting_capital: DEFAULT_MARKET_INPUTS.initial_capital,
   });
+  const [execution, setExecution] = useState<LibraryExecutionInputs>(DEFAULT_LIBRARY_EXECUTION);
   const run = useRequest<ReportedLibraryBacktest>(place);
   /** The request whose answer is on screen: its period is compared with the bars it used. */
   const [asked, setAsked] = useState<LibraryBacktestRequest | undefined>(undefined);
@@ -75,7 +78,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
   async function submit(event: Event) {
     event.preventDefault();
     if (run.running) return;
-    const found = checkBacktestInputs(inputs);
+    const found = { ...checkBacktestInputs(inputs), ...checkLibraryExecution(strategy.strategy_type, execution) };
     if (Object.keys(found).length > 0) return run.refuse({ fields: found });
     const body: LibraryBacktestRequest & { report: true } = {
       strategy_id: strategy.id,
@@ -83,6 +86,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
       start_date: inputs.start_date,
       end_date: inputs.end_date,
       starting_capital: decimalOf(inputs.starting_capital),
+      ...libraryExecutionRequest(strategy.strategy_type, execution),
       // The Report tab shows it (DESIGN "The backtest report and Monte Carlo").
       report: true,
     };
@@ -126,6 +130,7 @@ function BacktestForm(props: { strategy: StrategyView }) {
           <PeriodFields value={inputs} errors={errors} errorId="library-period-error" onChange={set} />
           <TextField label="Starting capital ($)" inputMode="decimal" required {...text('starting_capital')} />
         </div>
+        <LibraryExecutionFields type={strategy.strategy_type} value={execution} errors={errors} onChange={setExecution} />
         {errors.options_spec && (
           <Notice kind="error">
             {errors.options_spec} <Link href={`/library/edit?id=${strategy.id}`}>Edit the strategy to give its options spec</Link>.

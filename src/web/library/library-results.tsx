@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { EquityCharts } from '../lab/equity-charts';
-import { costsSentence } from '../lab/execution-words';
+import { costsSentence, sizingSentence } from '../lab/execution-words';
+import type { BacktestResult } from '../lab/types';
 import { ExportActions, RunHeader, type RunDescription } from '../report/export-actions';
 import type { BacktestReport } from '../report/report-types';
 import { ReportView } from '../report/report-view';
@@ -12,7 +13,7 @@ import { MetricCardList, MetricValue, roundTripMetrics, type Metric } from '../l
 import { LibraryTradesTable } from './library-trades-table';
 import { OptionsNotes } from './options-notes';
 import { OptionsTradesTable } from './options-trades-table';
-import { isOptionsResult } from './options-words';
+import { contractCommissionSentence, isOptionsResult } from './options-words';
 import { statsBySymbol } from './symbol-stats';
 import type { BacktestAnswer, LibraryBacktestResult, LibraryStats, StrategyView } from './types';
 
@@ -30,8 +31,8 @@ function metricsOf(stats: LibraryStats, result: BacktestAnswer): Metric[] {
   ];
 }
 
-/** A library answer asked with `report: true`: an equity replay's or an options replay's. */
-export type ReportedLibraryBacktest = BacktestAnswer & { readonly report?: BacktestReport };
+/** A library answer asked with `report: true` and execution settings (their echo and the benchmark): an equity replay's or an options replay's. */
+export type ReportedLibraryBacktest = BacktestAnswer & Pick<BacktestResult, 'costs' | 'sizing' | 'exits' | 'benchmark'> & { readonly report?: BacktestReport };
 
 /**
  * A library backtest's answer: what ran (for an options replay, that its prices are modeled and why entries were
@@ -51,10 +52,14 @@ export function LibraryResults(props: { result: ReportedLibraryBacktest; strateg
           {formatCount(result.dates.length)} daily bars)
         </p>
         {isOptionsResult(result) ? (
-          <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />
+          <>
+            <OptionsNotes result={result} creditMinAmount={strategy.credit_min_amount} />
+            <p class="results__costs">{contractCommissionSentence(result.costs)}</p>
+          </>
         ) : (
-          // The web app sends a library backtest no costs, so it ran with none.
-          <p class="results__costs">{costsSentence({})}</p>
+          <p class="results__costs">
+            <strong>{costsSentence(result)}</strong> {sizingSentence(result)}
+          </p>
         )}
       </RunHeader>
       <ExportActions run={run} trades={() => (isOptionsResult(result) ? optionsTradesCsv(result.trades) : libraryTradesCsv(result.trades))} equity={result} onPrint={print} />
@@ -73,12 +78,12 @@ export function LibraryResults(props: { result: ReportedLibraryBacktest; strateg
 }
 
 /** The summary tab: stats and charts, then an equity replay's per-symbol stats and trades, or an options replay's positions. */
-function LibrarySummary(props: { result: BacktestAnswer }) {
+function LibrarySummary(props: { result: ReportedLibraryBacktest }) {
   const { result } = props;
   return (
     <>
       <MetricCardList metrics={metricsOf(result.stats, result)} />
-      <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} />
+      <EquityCharts result={result} startingCapital={result.starting_capital} maxDrawdown={result.stats.max_drawdown} first={result.start_date} last={result.end_date} benchmark={result.benchmark} />
       {isOptionsResult(result) ? (
         <>
           <h3>Trades</h3>

@@ -5,7 +5,7 @@ import { MAX_DTE_LIMIT } from '../../strategies/strategies.schema';
 import { placeApiError } from './errors';
 import { checkStrategyInputs, createBody, EMPTY_INPUTS, inputsOf, patchBody, STRATEGY_CONTROLS, TICKER } from './strategy-inputs';
 import { checkSpecInputs, EMPTY_SPEC_INPUTS, MAX_SPEC_DTE, MAX_SPEC_WIDTH, sameSpec, specInputsOf, specOf, volatilitySymbolOf, type OptionsSpecInputs } from './options-spec-inputs';
-import { creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords, specSummary } from './options-words';
+import { contractCommissionSentence, creditWords, isOptionsResult, legWords, modeledPricesNote, optionsExitReasonWords, skippedEntriesWords, specSummary } from './options-words';
 import type { BacktestAnswer, StrategyView } from './types';
 
 const isTicker = (symbol: string) => TICKER.test(symbol);
@@ -153,5 +153,12 @@ describe('an options backtest in words', () => {
   it('tells an options answer from an equity one by its pricing', () => {
     expect(isOptionsResult({ pricing: {} } as unknown as BacktestAnswer)).toBe(true);
     expect(isOptionsResult({ trades: [] } as unknown as BacktestAnswer)).toBe(false);
+  });
+
+  it('states the commission per contract an options result used, and none when it used none', () => {
+    const costs = { commission_per_share: 0, commission_pct: 0, commission_min: 0, slippage_bps: 0, commission_per_contract: 0.65 };
+    expect(contractCommissionSentence(costs)).toBe('Commission: $0.65 per contract and leg, on each opening and closing fill.');
+    expect(contractCommissionSentence({ ...costs, commission_per_contract: 0 })).toBe('No commission assumed.');
+    expect(contractCommissionSentence(undefined)).toBe('No commission assumed.');
   });
 });

@@ -1,3 +1,4 @@
+import { fee } from '../lab/execution-words';
 import { formatCount, formatMoney, formatPercent } from '../ui/format';
 import type { BacktestAnswer, OptionLeg, OptionsBacktestResult, OptionsExitReason, OptionsPricing, OptionsSpec, VerticalStructure } from './types';
 
@@ -80,4 +81,10 @@ export function skippedEntriesWords(skipped: OptionsBacktestResult['skipped_entr
     sentences.push(`${signals(skipped.no_contract_affordable)}: not one contract was affordable, its maximum loss being more than the cash (or the strategy’s max position size).`);
   }
   return sentences;
+}
+
+/** The commission an options result used (the `costs` echo): per leg and contract on every fill, none at expiry. */
+export function contractCommissionSentence(costs: { readonly commission_per_contract: number } | undefined): string {
+  const perContract = costs?.commission_per_contract ?? 0;
+  return perContract > 0 ? `Commission: ${fee.format(perContract)} per contract and leg, on each opening and closing fill.` : 'No commission assumed.';
 }
