@@ -79,6 +79,7 @@ const SkippedEntries = Type.Object(
   {
     credit_below_minimum: Type.Integer({ description: 'Entries whose net credit was below credit_min_amount (or no credit at all)' }),
     no_contract_affordable: Type.Integer({ description: 'Entries the budget could not buy one contract of' }),
+    no_volatility: Type.Integer({ description: 'Entries with no volatility to price with: before the 21st close (realized_20d) or before the volatility symbol’s first close' }),
   },
   { description: 'Options strategies: entry signals that opened nothing' },
 );

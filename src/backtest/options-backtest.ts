@@ -113,6 +113,13 @@ function optionsStrategyOf(strategy: StrategyRow): OptionsReplayStrategy {
       [{ field: 'options_spec', message: 'is required to backtest an options strategy' }],
     );
   }
+  if (strategy.exit_max_dte !== null && strategy.exit_max_dte >= spec.dte) {
+    throw new Unprocessable(
+      'exit_max_dte_not_below_dte',
+      `exit_max_dte (${strategy.exit_max_dte}) is not below the spec's ${spec.dte} days to expiry: every position would be closed on the close after it opened, paying the spread twice. Lower exit_max_dte or raise the spec's dte.`,
+      [{ field: 'exit_max_dte', message: `must be below the options spec's dte (${spec.dte})` }],
+    );
+  }
   return {
     type,
     spec,

@@ -139,11 +139,21 @@ describeEachDialect('options library backtest HTTP', (database) => {
     expect(withIndex.pricing.volatility).toBe('VIX');
     // Entered whenever flat (no entry_rule): first on the index's first date, where a σ first exists (realized_20d waits for 21 closes).
     expect(withIndex.trades[0]!.entry_date).toBe('2018-03-01');
+    // Each close before it had a signal that found no σ to open with on the next close: said, not silently dropped.
+    expect((withIndex.skipped_entries as { no_volatility: number }).no_volatility).toBe(withIndex.dates.filter((d) => d > '2018-01-02' && d < '2018-03-01').length);
     // The index is in the cache key: the same strategy without it prices with realized volatility, a different run.
     await db().updateTable('strategies').set({ volatility_symbol: null }).where('id', '=', id).execute();
     const realized = ok(await run({ strategy_id: id, ...PERIOD }));
     expect(realized.pricing.volatility).toBe('realized_20d');
     expect(realized.trades[0]!.entry_date).not.toBe(withIndex.trades[0]!.entry_date);
+  });
+
+  it('an exit_max_dte not below the spec’s dte is 422 exit_max_dte_not_below_dte (every position would close the next day)', async () => {
+    const id = await insertStrategy({ strategy_type: 'iron_condor', entry_symbol_allowlist: 'SPX', options_spec: CONDOR_SPEC, exit_max_dte: 45 });
+    const refused = expectError(await run({ strategy_id: id, ...PERIOD }), 422, 'exit_max_dte_not_below_dte');
+    expect(refused.message).toContain('45');
+    await db().updateTable('strategies').set({ exit_max_dte: 44 }).where('id', '=', id).execute();
+    ok(await run({ strategy_id: id, ...PERIOD }));
   });
 
   it('a changed options_spec is a new run (the spec is in the cache key)', async () => {

@@ -1,5 +1,5 @@
 /** The options replay's running account, shared by the replay loop and the opening of a position. */
-import type { OptionsReplayInput, OptionsReplaySettings, OptionsReplayStrategy, OptionsTrade } from './replay-types.js';
+import type { OptionsReplay, OptionsReplayInput, OptionsReplaySettings, OptionsReplayStrategy, OptionsTrade } from './replay-types.js';
 
 /** The replay's running account: cash as an integer number of cents moved since the start (exact). */
 export interface OptionsBook {
@@ -12,7 +12,7 @@ export interface OptionsBook {
   commissionCents: number;
   spreadPaid: number;
   readonly trades: OptionsTrade[];
-  readonly skipped: { credit_below_minimum: number; no_contract_affordable: number };
+  readonly skipped: OptionsReplay['skipped_entries'];
 }
 
 /** The cash in dollars. */
@@ -32,6 +32,6 @@ export function newBook(input: OptionsReplayInput, strategy: OptionsReplayStrate
     commissionCents: 0,
     spreadPaid: 0,
     trades: [],
-    skipped: { credit_below_minimum: 0, no_contract_affordable: 0 },
+    skipped: { credit_below_minimum: 0, no_contract_affordable: 0, no_volatility: 0 },
   };
 }

@@ -138,6 +138,6 @@ export interface OptionsReplay {
   stats: LibraryStats;
   pricing: OptionsPricing;
   costs_paid: CostsPaid;
-  /** Entry signals skipped: credit below credit_min_amount, or no contract affordable. */
-  skipped_entries: { credit_below_minimum: number; no_contract_affordable: number };
+  /** Entry signals skipped: credit below credit_min_amount, no contract affordable, or no volatility yet to price with. */
+  skipped_entries: { credit_below_minimum: number; no_contract_affordable: number; no_volatility: number };
 }

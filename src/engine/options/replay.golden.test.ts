@@ -139,7 +139,7 @@ describe('entries', () => {
   it('credit_min_amount: a credit of $0.87 is skipped under a $0.88 minimum and taken at $0.87', () => {
     const skipped = run(Array(11).fill(100), { creditMinAmount: 0.88 });
     expect(skipped.trades).toEqual([]);
-    expect(skipped.skipped_entries).toEqual({ credit_below_minimum: 1, no_contract_affordable: 0 });
+    expect(skipped.skipped_entries).toEqual({ credit_below_minimum: 1, no_contract_affordable: 0, no_volatility: 0 });
     expect(skipped.equity_curve).toEqual(Array(11).fill(10_000));
     expect(run(Array(11).fill(100), { creditMinAmount: 0.87 }).trades).toHaveLength(1);
   });
@@ -147,7 +147,7 @@ describe('entries', () => {
   it('no contract affordable: a $412 cap is under one contract’s $413 maximum loss', () => {
     const replay = run(Array(11).fill(100), { maxPositionSize: 412 });
     expect(replay.trades).toEqual([]);
-    expect(replay.skipped_entries).toEqual({ credit_below_minimum: 0, no_contract_affordable: 1 });
+    expect(replay.skipped_entries).toEqual({ credit_below_minimum: 0, no_contract_affordable: 1, no_volatility: 0 });
   });
 
   it('realized_20d: no entry before the 21st close; then σ from the underlying’s own closes', () => {
@@ -158,7 +158,8 @@ describe('entries', () => {
     const replay = replayOptionsStrategy(input, { ...STRATEGY, maxPositionSize: null }, NO_FEES, 10_000);
     // Closes 0–20 make the first 20 returns: bar 20 is the first with a σ, so the first entry fills on its close.
     expect(replay.trades[0]?.entry_date).toBe(dates[20]);
-    expect(replay.skipped_entries).toEqual({ credit_below_minimum: 0, no_contract_affordable: 0 });
+    // The signals of closes 0–18 came when no σ was there to open with on the next close.
+    expect(replay.skipped_entries).toEqual({ credit_below_minimum: 0, no_contract_affordable: 0, no_volatility: 19 });
     expect(replay.pricing.volatility).toBe('realized_20d');
   });
 });

@@ -62,7 +62,11 @@ export function replayOptionsStrategy(
       }
     }
     pendingExit = null;
-    if (pendingEntry && position === null && sigma > 0) position = openPosition(book, t, sigma, days);
+    if (pendingEntry && position === null) {
+      if (sigma > 0) position = openPosition(book, t, sigma, days);
+      // realized_20d before its 21st close, or a volatility symbol before its first bar: nothing to price with.
+      else book.skipped.no_volatility++;
+    }
     pendingEntry = false;
 
     if (position !== null) {

@@ -143,10 +143,11 @@ describe('an options backtest in words', () => {
   });
 
   it('explains skipped entries, one sentence per cause', () => {
-    expect(skippedEntriesWords({ credit_below_minimum: 0, no_contract_affordable: 0 }, null)).toEqual([]);
-    expect(skippedEntriesWords({ credit_below_minimum: 3, no_contract_affordable: 1 }, 1.5)).toEqual([
+    expect(skippedEntriesWords({ credit_below_minimum: 0, no_contract_affordable: 0, no_volatility: 0 }, null)).toEqual([]);
+    expect(skippedEntriesWords({ credit_below_minimum: 3, no_contract_affordable: 1, no_volatility: 19 }, 1.5)).toEqual([
       '3 entry signals were skipped: the modeled credit was below the minimum credit of $1.50 a share.',
       '1 entry signal was skipped: not one contract was affordable, its maximum loss being more than the cash (or the strategy’s max position size).',
+      '19 entry signals were skipped: there was no volatility yet to price the legs with (the realized 20-day volatility needs 21 closes; a volatility symbol needs a close on or before the day).',
     ]);
   });
 

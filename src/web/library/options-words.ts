@@ -80,6 +80,9 @@ export function skippedEntriesWords(skipped: OptionsBacktestResult['skipped_entr
   if (skipped.no_contract_affordable > 0) {
     sentences.push(`${signals(skipped.no_contract_affordable)}: not one contract was affordable, its maximum loss being more than the cash (or the strategy’s max position size).`);
   }
+  if (skipped.no_volatility > 0) {
+    sentences.push(`${signals(skipped.no_volatility)}: there was no volatility yet to price the legs with (the realized 20-day volatility needs 21 closes; a volatility symbol needs a close on or before the day).`);
+  }
   return sentences;
 }
 
