@@ -47,6 +47,15 @@ describe('strikeForDelta (by hand: S 100, σ 20 %, T 0.25, r 0, so σ√T = 0.1 
     expect(strikeForDelta({ ...market, right: 'call' }, 0.25)).toBeCloseTo(107.5138, 4);
   });
 
+  it('a put at the smallest deltas the API lets through (5e-324, 1e-300) is far below the spot, not an error', () => {
+    for (const delta of [5e-324, 1e-300, 1e-17]) {
+      const strike = strikeForDelta({ ...market, right: 'put' }, delta);
+      expect(strike).toBeGreaterThan(0);
+      expect(strike).toBeLessThan(50);
+    }
+    expect(inverseNormalCdf(5e-324)).toBeCloseTo(-38.47, 1);
+  });
+
   it('the strike it finds has that delta (a put’s negative)', () => {
     const inputs = fc.record({
       spot: fc.double({ min: 5, max: 5000, noNaN: true }),

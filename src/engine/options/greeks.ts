@@ -33,7 +33,8 @@ export function strikeForDelta(target: StrikeTargetInputs, absoluteDelta: number
   const rate = target.rate ?? 0;
   const spread = volatility * Math.sqrt(years);
   if (spread === 0) return spot * Math.exp(rate * years);
-  const d1 = inverseNormalCdf(target.right === 'call' ? absoluteDelta : 1 - absoluteDelta);
+  // A put's delta is N(d1) − 1, so d1 = N⁻¹(1 − δ) = −N⁻¹(δ): written the second way, a tiny δ (1e-300) does not round 1 − δ to 1.
+  const d1 = target.right === 'call' ? inverseNormalCdf(absoluteDelta) : -inverseNormalCdf(absoluteDelta);
   return spot * Math.exp((rate + (volatility * volatility) / 2) * years - d1 * spread);
 }
 
@@ -65,6 +66,8 @@ export function inverseNormalCdf(p: number): number {
   }
   const error = normalCdf(x) - p;
   const u = error * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
+  // Beyond |x| ≈ 37 normalCdf is 0 (or 1) and e^(x²/2) overflows: the step has nothing to refine there.
+  if (!Number.isFinite(u)) return x;
   return x - u / (1 + (x * u) / 2);
 }
 

@@ -16,8 +16,8 @@ export function formatOccSymbol(underlying: string, expiry: string, right: Optio
   const root = occRoot(underlying);
   const thousandths = Math.round(strike * 1000);
   if (!(thousandths > 0 && thousandths < 1e8)) {
-    throw new EngineError('no_occ_symbol', `A strike of ${strike} has no OCC symbol (at most 99,999.999): ${underlying} is priced beyond what listed options can be struck at, so its options cannot be modeled.`, [
-      { field: 'symbols', message: 'is priced beyond the OCC strike range' },
+    throw new EngineError('no_occ_symbol', `A strike of ${strike} has no OCC symbol (at most 99,999.999): a leg on ${underlying} lands beyond what listed options are struck at (a very small short delta, or an underlying priced that high).`, [
+      { field: 'options_spec', message: 'puts a leg beyond the OCC strike range' },
     ]);
   }
   if (!/^(19|20)\d{2}-\d{2}-\d{2}$/.test(expiry)) throw new RangeError(`An expiry of ${expiry} has no OCC symbol.`);
